@@ -1,0 +1,3 @@
+module github.com/gopcp/pmie
+
+go 1.26
