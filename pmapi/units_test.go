@@ -18,7 +18,13 @@ const goldenUnits = "../testdata/golden/units/units.golden"
 // file.
 func readGolden(t *testing.T, kind string) [][]string {
 	t.Helper()
-	f, err := os.Open(goldenUnits)
+	return readGoldenFile(t, goldenUnits, kind)
+}
+
+// readGoldenFile returns the tab-separated records of kind in path.
+func readGoldenFile(t *testing.T, path, kind string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +41,7 @@ func readGolden(t *testing.T, kind string) [][]string {
 		t.Fatal(err)
 	}
 	if len(recs) == 0 {
-		t.Fatalf("no %s records in %s", kind, goldenUnits)
+		t.Fatalf("no %s records in %s", kind, path)
 	}
 	return recs
 }
@@ -56,9 +62,11 @@ func unitsFields(u Units) string {
 // parseCFloat reads a number printed by C's %a (or nan/inf).
 func parseCFloat(t *testing.T, s string) float64 {
 	t.Helper()
-	switch strings.TrimPrefix(s, "-") {
+	switch s {
 	case "nan":
 		return math.NaN()
+	case "-nan":
+		return math.Copysign(math.NaN(), -1)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
