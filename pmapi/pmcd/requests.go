@@ -181,18 +181,32 @@ func (x *Context) instances(q pdu.InstanceQuery) ([]pmapi.Instance, error) {
 	return insts, nil
 }
 
-// Text is pmLookupText / pmLookupInDomText.
+// TextDirect or'd into a Text kind asks for exactly that text, without
+// PCP's fallback (PM_TEXT_DIRECT).
+const TextDirect pmapi.TextKind = 16
+
+// Text is pmLookupText / pmLookupInDomText. As in libpcp, a request for
+// help text that fails or finds it empty falls back to the one-line text,
+// unless kind includes TextDirect.
 func (x *Context) Text(id uint32, kind pmapi.TextKind) (string, error) {
 	const op = "lookup text"
-	p, err := x.call(op, pdu.EncodeTextReq(id, kind), pdu.Text)
-	if err != nil {
-		return "", err
+	direct := kind&TextDirect != 0
+	kind &^= TextDirect
+	for {
+		p, err := x.call(op, pdu.EncodeTextReq(id, kind), pdu.Text)
+		var text string
+		if err == nil {
+			if _, text, err = pdu.DecodeText(p); err != nil {
+				return "", x.decoded(op, err)
+			}
+		}
+		_, replied := err.(pmapi.Errno)
+		if !direct && kind&pmapi.TextHelp != 0 && (replied || err == nil && text == "") {
+			kind = kind&^pmapi.TextHelp | pmapi.TextOneLine
+			continue
+		}
+		return text, err
 	}
-	_, text, err := pdu.DecodeText(p)
-	if err != nil {
-		return "", x.decoded(op, err)
-	}
-	return text, nil
 }
 
 // Labels returns the label sets of one level of the hierarchy.

@@ -152,6 +152,20 @@ func checkSample(t *testing.T, x *pmcd.Context, ns pmcdtest.Namespace) {
 	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextOneLine); err != nil || s != ns.InDoms[0].OneLine {
 		t.Errorf("indom text: %q %v", s, err)
 	}
+	// Help falls back to the one-line text, as in libpcp, unless direct.
+	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextHelp); err != nil || s != ns.InDoms[0].OneLine {
+		t.Errorf("indom help: %q %v", s, err)
+	}
+	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextHelp|pmcd.TextDirect); err != nil || s != "" {
+		t.Errorf("indom help, direct: %q %v", s, err)
+	}
+	ncpu := lookup(t, x, "hinv.ncpu")
+	if s, err := x.Text(uint32(ncpu), pmapi.TextPMID|pmapi.TextHelp); err != nil || s != ns.Metrics[0].OneLine {
+		t.Errorf("help falling back: %q %v", s, err)
+	}
+	if _, err := x.Text(uint32(lookup(t, x, "hinv.physmem")), pmapi.TextPMID|pmapi.TextHelp); err != pmapi.ErrText {
+		t.Errorf("no text: %v", err)
+	}
 	checkLabels(t, x, ns)
 	checkValues(t, x, ns)
 }
