@@ -118,13 +118,13 @@ func Open(opts Options) (*Context, error) {
 	c.disk.file = newStatsFile(proc + "/diskstats")
 	c.net.file = newStatsFile(proc + "/net/dev")
 	c.net.sysRoot = root + "/sys/class/net"
+	if root == "" {
+		c.net.ioctl = newNetIoctl()
+	}
 	c.fs.file = newStatsFile(proc + "/self/mounts")
 	c.fs.root = root
 	c.fs.statfs = opts.Statfs
-	if c.fs.statfs == nil {
-		c.fs.statfs = syscall.Statfs
-	}
-	c.procs = procDir{path: proc, fd: -1}
+	c.procs = procDir{path: append([]byte(proc), 0), fd: -1}
 	return c, nil
 }
 

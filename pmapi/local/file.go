@@ -1,7 +1,6 @@
 package local
 
 import (
-	"errors"
 	"syscall"
 	"unsafe"
 
@@ -13,13 +12,13 @@ import (
 // buffer it reuses, as the kernel regenerates these files on each read
 // from the start, so a steady refresh allocates nothing.
 type statsFile struct {
-	path string
-	fd   int // -1 when closed
+	path []byte // NUL-terminated, for openat
+	fd   int    // -1 when closed
 	buf  []byte
 }
 
 func newStatsFile(path string) statsFile {
-	return statsFile{path: path, fd: -1}
+	return statsFile{path: append([]byte(path), 0), fd: -1}
 }
 
 // read returns the whole current content of the file. The bytes stay
@@ -27,9 +26,9 @@ func newStatsFile(path string) statsFile {
 func (f *statsFile) read() ([]byte, error) {
 	for attempt := 0; ; attempt++ {
 		if f.fd < 0 {
-			fd, err := syscall.Open(f.path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+			fd, err := openZ(f.path, syscall.O_RDONLY)
 			if err != nil {
-				return nil, errnoOf(err)
+				return nil, err
 			}
 			f.fd = fd
 		}
@@ -37,12 +36,14 @@ func (f *statsFile) read() ([]byte, error) {
 		if err == nil {
 			return b, nil
 		}
-		// A descriptor kept open across a device going away (a network
-		// interface removed, say) fails; open the path afresh once.
-		f.close()
-		if attempt > 0 {
+		// A descriptor kept open across its device going away (a network
+		// interface removed and added again, say) fails with ENODEV; open
+		// the path afresh, once. Other errors, like the EINVAL of a speed
+		// a device cannot tell, are the file's answer.
+		if err != syscall.ENODEV || attempt > 0 {
 			return nil, errnoOf(err)
 		}
+		f.close()
 	}
 }
 
@@ -76,11 +77,41 @@ func (f *statsFile) close() {
 	}
 }
 
+// openZ opens a NUL-terminated path without allocating.
+func openZ(path []byte, flags int) (int, error) {
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, atFDCWD, uintptr(unsafe.Pointer(&path[0])),
+			uintptr(flags|syscall.O_CLOEXEC), 0, 0, 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, errnoOf(e)
+		}
+		return int(fd), nil
+	}
+}
+
+// atFDCWD is AT_FDCWD as the uintptr syscall arguments take it.
+const atFDCWD = ^uintptr(99) // -100
+
+// errnos holds the PCP error code of each small errno, made once, so that
+// reporting a failed read allocates nothing.
+var errnos [256]error
+
+func init() {
+	for i := range errnos {
+		errnos[i] = pmapi.Errno(-int32(i))
+	}
+}
+
 // errnoOf turns an error from the syscall package into the PCP error code
 // for it, so value sets carry errors pminfo can print as PCP does.
 func errnoOf(err error) error {
-	var e syscall.Errno
-	if errors.As(err, &e) {
+	if e, ok := err.(syscall.Errno); ok {
+		if int(e) < len(errnos) {
+			return errnos[e]
+		}
 		return pmapi.Errno(-int32(e))
 	}
 	return err

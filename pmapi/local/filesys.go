@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -13,6 +14,7 @@ import (
 type mount struct {
 	path, options string
 	statPath      string // path within the collector's root
+	statPathZ     []byte // statPath, NUL-terminated
 	// st is the filesystem's statfs, taken at most once per fetch when a
 	// metric needs it; err is what that statfs returned.
 	st      syscall.Statfs_t
@@ -26,8 +28,8 @@ type mounts struct {
 	root string // the root the collector reads, "" for /
 	fs   cache[mount]
 
-	resolved map[string]string // device names as mounted, resolved
-	statfs   func(path string, st *syscall.Statfs_t) error
+	resolved map[string]string                             // device names as mounted, resolved
+	statfs   func(path string, st *syscall.Statfs_t) error // nil for statfs(2)
 }
 
 // skipFSTypes are the filesystem types the PMDA never reports.
@@ -73,6 +75,7 @@ func (m *mounts) refresh() error {
 		if e.path != bstr(path) {
 			e.path = string(path)
 			e.statPath = m.root + e.path
+			e.statPathZ = append([]byte(e.statPath), 0)
 		}
 		if e.options != bstr(options) {
 			e.options = string(options)
@@ -124,7 +127,11 @@ func (m *mounts) realpath(dev string) string {
 func (m *mounts) stat(inst int32) (*syscall.Statfs_t, error) {
 	e := &m.fs.ents[inst].v
 	if !e.statted {
-		e.err = m.statfs(e.statPath, &e.st)
+		if m.statfs != nil {
+			e.err = m.statfs(e.statPath, &e.st)
+		} else {
+			e.err = statfsZ(e.statPathZ, &e.st)
+		}
 		e.statted = true
 	}
 	if e.err != nil {
@@ -190,4 +197,19 @@ func hasOption(opts, o string) bool {
 		}
 	}
 	return false
+}
+
+// statfsZ is statfs(2) on a NUL-terminated path, which unlike
+// syscall.Statfs allocates nothing.
+func statfsZ(path []byte, st *syscall.Statfs_t) error {
+	for {
+		_, _, e := syscall.Syscall(syscall.SYS_STATFS, uintptr(unsafe.Pointer(&path[0])), uintptr(unsafe.Pointer(st)), 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return errnoOf(e)
+		}
+		return nil
+	}
 }

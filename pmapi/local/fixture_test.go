@@ -244,7 +244,7 @@ network.interface.mtu 0:65536 1:1500 2:1400 3:1500
 network.interface.speed 2:5.12e+08 3:1192.0929
 network.interface.baudrate 2:536870911875000 3:1250000000
 network.interface.up 0:1 1:0 2:1 3:1
-network.interface.running 0:0 1:0 2:1 3:0
+network.interface.running 0:1 1:0 2:1 3:0
 network.interface.in.bytes 0:775225 1:0 2:34248653 3:18446744073709551615
 network.interface.in.packets 0:7064 1:0 2:1350 3:1
 network.interface.in.errors 0:0 1:0 2:2 3:0

@@ -128,7 +128,7 @@ func (v *vmstat) refresh() error {
 // does: every entry whose name starts with a digit (threads are not
 // listed there).
 type procDir struct {
-	path string
+	path []byte // NUL-terminated
 	fd   int
 	buf  []byte
 	n    uint32
@@ -136,9 +136,9 @@ type procDir struct {
 
 func (p *procDir) refresh() error {
 	if p.fd < 0 {
-		fd, err := syscall.Open(p.path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err := openZ(p.path, syscall.O_RDONLY|syscall.O_DIRECTORY)
 		if err != nil {
-			return errnoOf(err)
+			return err
 		}
 		p.fd = fd
 		p.buf = make([]byte, 16384)
@@ -192,20 +192,20 @@ func (p *procDir) close() {
 // uname is the kernel's uname(2), taken on each fetch that needs it as
 // the PMDA does; the strings are rebuilt only when it changes.
 type uname struct {
-	raw                                          syscall.Utsname
+	raw, scratch                                 syscall.Utsname
 	sysname, nodename, release, version, machine string
 	valid                                        bool
 }
 
 func (u *uname) refresh(get func(*syscall.Utsname) error) error {
-	var raw syscall.Utsname
-	if err := get(&raw); err != nil {
+	raw := &u.scratch
+	if err := get(raw); err != nil {
 		return errnoOf(err)
 	}
-	if u.valid && raw == u.raw {
+	if u.valid && *raw == u.raw {
 		return nil
 	}
-	u.raw, u.valid = raw, true
+	u.raw, u.valid = *raw, true
 	u.sysname = utsString(&raw.Sysname)
 	u.nodename = utsString(&raw.Nodename)
 	u.release = utsString(&raw.Release)

@@ -10,24 +10,27 @@ import (
 const nNetCounters = 16
 
 // netIf is one network interface: its /proc/net/dev counters and the
-// sysfs attributes the PMDA reads for it.
+// link attributes the PMDA reports for it.
 type netIf struct {
 	counters [nNetCounters]uint64
 
-	mtuFile, speedFile, flagsFile statsFile
-	// mtu, speed and flags are as last read; ok is false when the file
-	// could not be read.
+	mtuFile, speedFile, flagsFile, operFile statsFile
+	// mtu, speed, up and running are as last read; mtuOK and speedOK
+	// are false when they could not be read.
 	mtu, speed     uint32
-	flags          uint64
 	mtuOK, speedOK bool
+	up, running    bool
 }
 
-// netdev is /proc/net/dev (the interface instance domain, 60.3) with the
-// per-interface files under /sys/class/net.
+// netdev is /proc/net/dev (the interface instance domain, 60.3) with each
+// interface's link attributes. Like the PMDA, it asks the kernel for
+// those with ioctls on the live system, falling back to the files of
+// /sys/class/net, which are all it reads under another root.
 type netdev struct {
 	file    statsFile
 	sysRoot string // .../sys/class/net
 	ifs     cache[netIf]
+	ioctl   *netIoctl // nil when reading another root
 }
 
 func (n *netdev) refresh() error {
@@ -54,6 +57,7 @@ func (n *netdev) refresh() error {
 			e.mtuFile = newStatsFile(dir + "mtu")
 			e.speedFile = newStatsFile(dir + "speed")
 			e.flagsFile = newStatsFile(dir + "flags")
+			e.operFile = newStatsFile(dir + "operstate")
 		}
 		rest := line[colon+1:]
 		for j := range e.counters {
@@ -66,7 +70,7 @@ func (n *netdev) refresh() error {
 	return nil
 }
 
-// refreshSys reads the sysfs attributes the request needs for every
+// refreshSys reads the link attributes the request needs for every
 // active interface.
 func (n *netdev) refreshSys(need source) {
 	for i := range n.ifs.ents {
@@ -76,25 +80,48 @@ func (n *netdev) refreshSys(need source) {
 		}
 		e := &ent.v
 		if need&srcNetMTU != 0 {
-			b, err := e.mtuFile.read()
-			e.mtuOK = err == nil
-			e.mtu = uint32(atoi(b))
+			if v, ok := n.ioctl.mtu(ent.name); ok {
+				e.mtuOK, e.mtu = true, v
+			} else {
+				b, err := e.mtuFile.read()
+				e.mtuOK, e.mtu = err == nil, uint32(atoi(b))
+			}
 		}
 		if need&srcNetSpeed != 0 {
 			// The kernel gives -1 for an unknown speed, which the PMDA
 			// keeps as 2^32-1 Mbit/s.
-			b, err := e.speedFile.read()
-			e.speedOK = err == nil
-			e.speed = uint32(atoi(b))
+			if v, ok := n.ioctl.speed(ent.name); ok {
+				e.speedOK, e.speed = true, v
+			} else {
+				b, err := e.speedFile.read()
+				e.speedOK, e.speed = err == nil, uint32(atoi(b))
+			}
 		}
 		if need&srcNetFlags != 0 {
-			b, err := e.flagsFile.read()
-			e.flags = 0
-			if err == nil {
-				e.flags = parseHex(b)
+			if f, ok := n.ioctl.flags(ent.name); ok {
+				e.up, e.running = f&iffUp != 0, f&iffRunning != 0
+			} else {
+				e.up, e.running = e.sysFlags()
 			}
 		}
 	}
+}
+
+// sysFlags works out from sysfs whether the interface is up and running.
+// The flags file has the administrative flags only; the kernel adds
+// IFF_RUNNING for an up interface whose operational state is up or
+// unknown, which is what the operstate file says.
+func (e *netIf) sysFlags() (up, running bool) {
+	b, err := e.flagsFile.read()
+	if err != nil {
+		return false, false
+	}
+	up = parseHex(b)&iffUp != 0
+	if b, err = e.operFile.read(); err == nil {
+		st, _ := field(b)
+		running = up && (bstr(st) == "up" || bstr(st) == "unknown")
+	}
+	return up, running
 }
 
 // parseHex parses a number like "0x1003", as strtoul(s, 16) does.
@@ -127,8 +154,10 @@ func (n *netdev) close() {
 		e.mtuFile.close()
 		e.speedFile.close()
 		e.flagsFile.close()
+		e.operFile.close()
 	}
 	n.file.close()
+	n.ioctl.close()
 }
 
 // The interface flags of <net/if.h> the PMDA reports.
@@ -178,10 +207,10 @@ var netBaud = impl{srcNetDev | srcNetSpeed, func(c *Context, inst int32) (pmapi.
 	return pmapi.U64(uint64(e.speed) * 1000000 / 8), nil
 }}
 
-// netFlag reports whether an interface flag is set.
-func netFlag(flag uint64) impl {
+// netFlag reports whether an interface is up or running.
+func netFlag(f func(e *netIf) bool) impl {
 	return impl{srcNetDev | srcNetFlags, func(c *Context, inst int32) (pmapi.Atom, error) {
-		if c.net.ifs.ents[inst].v.flags&flag != 0 {
+		if f(&c.net.ifs.ents[inst].v) {
 			return pmapi.U32(1), nil
 		}
 		return pmapi.U32(0), nil
