@@ -32,6 +32,12 @@ func (d *diskstats) refresh() error {
 	if err != nil {
 		return err
 	}
+	d.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (d *diskstats) parse(b []byte) {
 	d.devs.deactivateAll()
 	var v [17]uint64
 	for len(b) > 0 {
@@ -67,7 +73,6 @@ func (d *diskstats) refresh() error {
 			s.flIOs, s.flTicks = v[15], uint32(v[16])
 		}
 	}
-	return nil
 }
 
 // isDisk says whether a /proc/diskstats name is a whole disk, by the

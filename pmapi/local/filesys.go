@@ -44,6 +44,12 @@ func (m *mounts) refresh() error {
 	if err != nil {
 		return err
 	}
+	m.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (m *mounts) parse(b []byte) {
 	m.fs.deactivateAll()
 	for len(b) > 0 {
 		var line []byte
@@ -82,7 +88,6 @@ func (m *mounts) refresh() error {
 		}
 		e.statted = false
 	}
-	return nil
 }
 
 // spaceField splits off the next field separated by spaces, as strtok

@@ -98,12 +98,18 @@ type meminfo struct {
 }
 
 func (m *meminfo) refresh() error {
-	for i := range m.v {
-		m.v[i] = -1
-	}
 	b, err := m.file.read()
 	if err != nil {
 		return err
+	}
+	m.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (m *meminfo) parse(b []byte) {
+	for i := range m.v {
+		m.v[i] = -1
 	}
 	for len(b) > 0 {
 		var line []byte
@@ -124,7 +130,6 @@ func (m *meminfo) refresh() error {
 			m.v[k] = int64(v)
 		}
 	}
-	return nil
 }
 
 // memGet computes a value from meminfo fields, all of which must be

@@ -21,31 +21,36 @@ func (l *loadavg) refresh() error {
 	if err != nil {
 		return err
 	}
+	l.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (l *loadavg) parse(b []byte) {
 	for i := range l.avg {
 		var f []byte
 		f, b = field(b)
 		v, err := strconv.ParseFloat(bstr(f), 32)
 		if err != nil {
-			return nil // the rest keep their old values, as with sscanf
+			return // the rest keep their old values, as with sscanf
 		}
 		l.avg[i] = float32(v)
 	}
 	u, b, ok := uintField(b)
 	if !ok {
-		return nil
+		return
 	}
 	l.runnable = uint32(u)
 	if len(b) == 0 || b[0] != '/' {
-		return nil
+		return
 	}
 	if u, b, ok = uintField(b[1:]); !ok {
-		return nil
+		return
 	}
 	l.nprocs = uint32(u)
 	if u, _, ok = uintField(b); ok {
 		l.lastpid = uint32(u)
 	}
-	return nil
 }
 
 // loadDomain is the instance domain of kernel.all.load, which never
@@ -82,18 +87,23 @@ func (u *uptime) refresh() error {
 	if err != nil {
 		return err
 	}
+	u.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (u *uptime) parse(b []byte) {
 	u.up, u.idle = 0, 0
 	f, b := field(b)
 	v, err := strconv.ParseFloat(bstr(f), 64)
 	if err != nil {
-		return nil
+		return
 	}
 	u.up = v
 	f, _ = field(b)
 	if v, err = strconv.ParseFloat(bstr(f), 64); err == nil {
 		u.idle = v
 	}
-	return nil
 }
 
 // vmstat is the part of /proc/vmstat the collector reports: pages
@@ -109,6 +119,12 @@ func (v *vmstat) refresh() error {
 	if err != nil {
 		return err
 	}
+	v.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (v *vmstat) parse(b []byte) {
 	v.have = [2]bool{}
 	for len(b) > 0 {
 		var line []byte
@@ -121,7 +137,6 @@ func (v *vmstat) refresh() error {
 			v.pswpout, _, v.have[1] = uintField(rest)
 		}
 	}
-	return nil
 }
 
 // procDir counts the processes in /proc, as the proc PMDA's proc.nprocs

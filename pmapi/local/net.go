@@ -38,6 +38,12 @@ func (n *netdev) refresh() error {
 	if err != nil {
 		return err
 	}
+	n.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (n *netdev) parse(b []byte) {
 	n.ifs.deactivateAll()
 	for len(b) > 0 {
 		var line []byte
@@ -67,7 +73,6 @@ func (n *netdev) refresh() error {
 			e.counters[j], rest, _ = uintField(rest)
 		}
 	}
-	return nil
 }
 
 // refreshSys reads the link attributes the request needs for every

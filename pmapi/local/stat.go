@@ -74,6 +74,12 @@ func (s *procStat) refresh() error {
 	if err != nil {
 		return err
 	}
+	s.parse(b)
+	return nil
+}
+
+// parse takes in the content of the file.
+func (s *procStat) parse(b []byte) {
 	s.cpus.deactivateAll()
 	single := len(s.cpus.ents) == 1
 	var v ticks
@@ -119,7 +125,6 @@ func (s *procStat) refresh() error {
 		s.cpus.ents[0].v = s.all
 		s.cpus.ents[0].active = true
 	}
-	return nil
 }
 
 // cpuTime converts clock ticks to the milliseconds the PMDA reports, with
