@@ -371,3 +371,21 @@ func TestLiveInstances(t *testing.T) {
 	}
 	t.Logf("%d/%d instance domains identical", same, len(probes))
 }
+
+// TestLiveSource checks the host name and timezone we report against
+// pmcd's.
+func TestLiveSource(t *testing.T) {
+	requirePMCD(t)
+	c := openLive(t)
+	real := parseFetch(pminfo(t, "-f", "pmcd.hostname", "pmcd.timezone"))
+	src := c.Source()
+	if src.Kind != pmapi.SourceLocal {
+		t.Errorf("source kind %v", src.Kind)
+	}
+	if got, want := strconv.Quote(src.Host), real["pmcd.hostname"][""]; got != want {
+		t.Errorf("host %s, pmcd says %s", got, want)
+	}
+	if got, want := strconv.Quote(src.TZ), real["pmcd.timezone"][""]; got != want {
+		t.Errorf("timezone %s, pmcd says %s", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -159,3 +160,29 @@ func TestLabels(t *testing.T) {
 func itoa(i int32) string { return strconv.Itoa(int(i)) }
 func uid() int            { return os.Getuid() }
 func gid() int            { return os.Getgid() }
+
+func TestLocalTZ(t *testing.T) {
+	t.Setenv("TZ", "")
+	at := func(name string, east int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone(name, east))
+	}
+	tests := []struct {
+		when time.Time
+		want string
+	}{
+		{at("UTC", 0), "UTC"},
+		{at("AEST", 10*3600), "AEST-10"},
+		{at("IST", 5*3600+1800), "IST-5:30"},
+		{at("NST", -(3*3600 + 1800)), "NST+3:30"},
+		{at("EST", -5*3600), "EST+5"},
+	}
+	for _, tt := range tests {
+		if got := localTZ(tt.when); got != tt.want {
+			t.Errorf("localTZ(%v) = %q, want %q", tt.when, got, tt.want)
+		}
+	}
+	t.Setenv("TZ", "EST5EDT")
+	if got := localTZ(at("EST", -5*3600)); got != "EST5EDT" {
+		t.Errorf("with $TZ set, localTZ = %q", got)
+	}
+}
