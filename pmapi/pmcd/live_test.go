@@ -146,6 +146,20 @@ func TestLiveNamespace(t *testing.T) {
 	}
 }
 
+// describeName looks up name's PMID and descriptor.
+func describeName(t *testing.T, x *pmcd.Context, name string) (pmapi.PMID, pmapi.Desc) {
+	t.Helper()
+	id, err := x.LookupName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := x.LookupDesc(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, d
+}
+
 func firstDiff(a, b []string) string {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
@@ -321,14 +335,7 @@ func TestLiveLabels(t *testing.T) {
 			continue
 		}
 		args = append(args, name)
-		id, err := x.LookupName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := x.LookupDesc(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		id, d := describeName(t, x, name)
 		above := [][]pmapi.LabelSet{ctxLabels, get(pmapi.LabelDomain, uint32(id))}
 		if d.InDom != pmapi.InDomNull {
 			above = append(above, get(pmapi.LabelInDom, uint32(d.InDom)))
@@ -389,14 +396,7 @@ func TestLiveValues(t *testing.T) {
 	for _, name := range names {
 		want := body[name]
 		got := []string{name}
-		id, err := x.LookupName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := x.LookupDesc(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		id, d := describeName(t, x, name)
 		var r pmapi.Result
 		if err := x.Fetch([]pmapi.PMID{id}, &r); err != nil {
 			t.Fatal(err)
