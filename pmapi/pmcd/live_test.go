@@ -32,7 +32,8 @@ func unavailable(t *testing.T, format string, args ...any) {
 // live connects to the real pmcd as spec says.
 func live(t *testing.T, spec string) *pmcd.Context {
 	t.Helper()
-	x, err := pmcd.Dial(spec, pmcd.Config{ConnectTimeout: 2 * time.Second})
+	x, err := pmcd.Dial(spec, pmcd.Config{ConnectTimeout: 2 * time.Second,
+		Notify: func(e pmcd.Event) { t.Logf("connection %s (pmcd restarted?): %v", e.Kind, e.Err) }})
 	if err != nil {
 		unavailable(t, "no pmcd at %s: %v", spec, err)
 	}
@@ -144,6 +145,20 @@ func TestLiveNamespace(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d names fail LookupName/NameAll", bad)
 	}
+}
+
+// describeName looks up name's PMID and descriptor.
+func describeName(t *testing.T, x *pmcd.Context, name string) (pmapi.PMID, pmapi.Desc) {
+	t.Helper()
+	id, err := x.LookupName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := x.LookupDesc(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, d
 }
 
 func firstDiff(a, b []string) string {
@@ -289,8 +304,8 @@ func mergeLabels(sets ...[]pmapi.LabelSet) string {
 }
 
 // volatile are metrics whose instances differ between pminfo's run and
-// ours: pmcd's clients (each is one) and processes.
-var volatile = []string{"pmcd.client.", "proc.", "hotproc."}
+// ours: pmcd's clients (each is one), pmloggers and processes.
+var volatile = []string{"pmcd.client.", "pmcd.pmlogger.", "proc.", "hotproc."}
 
 func isVolatile(name string) bool {
 	return slices.ContainsFunc(volatile, func(p string) bool { return strings.HasPrefix(name, p) })
@@ -316,14 +331,7 @@ func TestLiveLabels(t *testing.T) {
 			continue
 		}
 		args = append(args, name)
-		id, err := x.LookupName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := x.LookupDesc(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		id, d := describeName(t, x, name)
 		above := [][]pmapi.LabelSet{ctxLabels, get(pmapi.LabelDomain, uint32(id))}
 		if d.InDom != pmapi.InDomNull {
 			above = append(above, get(pmapi.LabelInDom, uint32(d.InDom)))
@@ -337,7 +345,7 @@ func TestLiveLabels(t *testing.T) {
 			if len(above) == 4 { // pminfo merges the indom level for instances regardless
 				above = slices.Insert(above, 2, get(pmapi.LabelInDom, uint32(d.InDom)))
 			}
-			instanceLabels(&out, x, d.InDom, above)
+			instanceLabels(t, &out, x, d.InDom, above)
 		}
 	}
 	compareOutput(t, "pminfo -l", out.String(), pminfo(t, append([]string{"-l"}, args...)...))
@@ -346,9 +354,15 @@ func TestLiveLabels(t *testing.T) {
 // instanceLabels writes the merged labels of each instance as pminfo -l
 // does: one line per instance label set, or per instance if there are no
 // sets, named from the instance domain ("DISAPPEARED" if not in it).
-func instanceLabels(out *strings.Builder, x *pmcd.Context, indom pmapi.InDom, above [][]pmapi.LabelSet) {
-	sets, _ := x.Labels(pmapi.LabelInstances, uint32(indom))
-	insts, _ := x.InDom(indom)
+func instanceLabels(t *testing.T, out *strings.Builder, x *pmcd.Context, indom pmapi.InDom, above [][]pmapi.LabelSet) {
+	sets, err := x.Labels(pmapi.LabelInstances, uint32(indom))
+	if err != nil {
+		t.Logf("instance labels of %s: %v", indom, err)
+	}
+	insts, err := x.InDom(indom)
+	if err != nil {
+		t.Logf("instances of %s: %v", indom, err)
+	}
 	n := len(sets)
 	if n == 0 {
 		n = len(insts)
@@ -384,14 +398,7 @@ func TestLiveValues(t *testing.T) {
 	for _, name := range names {
 		want := body[name]
 		got := []string{name}
-		id, err := x.LookupName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := x.LookupDesc(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		id, d := describeName(t, x, name)
 		var r pmapi.Result
 		if err := x.Fetch([]pmapi.PMID{id}, &r); err != nil {
 			t.Fatal(err)
