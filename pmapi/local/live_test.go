@@ -53,50 +53,16 @@ func allNames() []string {
 	return names
 }
 
-// unitsStr renders units as pmUnitsStr does, for the units our metrics
-// use.
-func unitsStr(u pmapi.Units) string {
-	space := []string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte", "Zbyte", "Ybyte"}
-	tm := []string{"nanosec", "microsec", "millisec", "sec", "min", "hour"}
-	axis := func(dim int8, name string) string {
-		if dim == 1 || dim == -1 {
-			return name
-		}
-		return name + "^" + strconv.Itoa(int(max(dim, -dim)))
-	}
-	count := "count"
-	if u.ScaleCount != 0 {
-		count = fmt.Sprintf("count x 10^%d", u.ScaleCount)
-	}
-	var num, den []string
-	for _, a := range []struct {
-		dim  int8
-		name string
-	}{{u.DimSpace, space[u.ScaleSpace]}, {u.DimTime, tm[u.ScaleTime]}, {u.DimCount, count}} {
-		switch {
-		case a.dim > 0:
-			num = append(num, axis(a.dim, a.name))
-		case a.dim < 0:
-			den = append(den, axis(a.dim, a.name))
-		}
-	}
-	switch {
-	case len(num) == 0 && len(den) == 0:
-		return "none"
-	case len(den) == 0:
-		return strings.Join(num, " ")
-	case len(num) == 0:
-		return "/ " + strings.Join(den, " ")
-	}
-	return strings.Join(num, " ") + " / " + strings.Join(den, " ")
-}
-
 // descBlock renders a metric's descriptor as pminfo -d -m prints it.
 func descBlock(c *Context, m *metric) string {
 	d, _ := c.LookupDesc(m.pmid)
 	indom := fmt.Sprintf("%v 0x%x", d.InDom, uint32(d.InDom))
+	units := d.Units.String()
+	if units == "" {
+		units = "none" // as pminfo prints dimensionless units
+	}
 	return fmt.Sprintf("\n%s PMID: %v\n    Data Type: %s  InDom: %s\n    Semantics: %s  Units: %s\n",
-		m.name, d.PMID, d.Type.Describe(), indom, d.Sem, unitsStr(d.Units))
+		m.name, d.PMID, d.Type.Describe(), indom, d.Sem, units)
 }
 
 // TestLiveDescriptors checks our descriptors print exactly as real
