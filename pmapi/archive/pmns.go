@@ -1,0 +1,121 @@
+package archive
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// pmns is the namespace built from an archive's metric names. It keeps
+// libpcp's order: a node's children are listed newest first (each new
+// child goes at the front), and pmNameAll lists a metric's names in the
+// reverse of a depth-first walk in that order.
+type pmns struct {
+	root    *pmnsNode
+	byPMID  map[pmapi.PMID][]string // pmNameAll order; built on demand
+	changed bool
+}
+
+type pmnsNode struct {
+	name     string
+	pmid     pmapi.PMID // PMIDNull for a node made only as a parent
+	kids     []*pmnsNode
+	kidIndex map[string]*pmnsNode
+}
+
+func newPMNS() *pmns {
+	return &pmns{root: &pmnsNode{pmid: pmapi.PMIDNull}}
+}
+
+func (n *pmnsNode) child(name string) *pmnsNode {
+	if n.kidIndex != nil {
+		return n.kidIndex[name]
+	}
+	for _, k := range n.kids {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+func (n *pmnsNode) addChild(k *pmnsNode) {
+	n.kids = append(n.kids, k)
+	if n.kidIndex == nil && len(n.kids) > 8 {
+		n.kidIndex = make(map[string]*pmnsNode, len(n.kids))
+		for _, c := range n.kids {
+			n.kidIndex[c.name] = c
+		}
+	} else if n.kidIndex != nil {
+		n.kidIndex[k.name] = k
+	}
+}
+
+// children lists the children of n, newest first.
+func (n *pmnsNode) children() []*pmnsNode {
+	out := slices.Clone(n.kids)
+	slices.Reverse(out)
+	return out
+}
+
+// add enters name for id. As in libpcp, a name already in the namespace
+// (for another metric, or as the parent of other names) is left alone.
+func (t *pmns) add(name string, id pmapi.PMID) {
+	n := t.root
+	created := false
+	for comp := range strings.SplitSeq(name, ".") {
+		k := n.child(comp)
+		created = k == nil
+		if created {
+			k = &pmnsNode{name: comp, pmid: pmapi.PMIDNull}
+			n.addChild(k)
+		}
+		n = k
+	}
+	if created {
+		n.pmid = id
+		t.changed = true
+	}
+}
+
+// locate finds the node for a full name; "" is the root.
+func (t *pmns) locate(name string) *pmnsNode {
+	n := t.root
+	if name == "" {
+		return n
+	}
+	for comp := range strings.SplitSeq(name, ".") {
+		if n = n.child(comp); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// names returns every name of id, in pmNameAll order.
+func (t *pmns) names(id pmapi.PMID) []string {
+	if t.changed || t.byPMID == nil {
+		t.byPMID = make(map[pmapi.PMID][]string)
+		var walk func(n *pmnsNode, prefix string)
+		walk = func(n *pmnsNode, prefix string) {
+			for i := len(n.kids) - 1; i >= 0; i-- {
+				k := n.kids[i]
+				full := k.name
+				if prefix != "" {
+					full = prefix + "." + k.name
+				}
+				if k.pmid != pmapi.PMIDNull {
+					t.byPMID[k.pmid] = append(t.byPMID[k.pmid], full)
+				}
+				walk(k, full)
+			}
+		}
+		walk(t.root, "")
+		for _, l := range t.byPMID {
+			slices.Reverse(l)
+		}
+		t.changed = false
+	}
+	return t.byPMID[id]
+}
