@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // This file loads derived-metric configuration files as libpcp 6.0.3
@@ -31,10 +32,13 @@ func (r *Registry) LoadConfig(path string) (int, []Diagnostic, error) {
 // or when it is not set PCP's global directory, $PCP_VAR_DIR/config/derived,
 // if that exists. Files that cannot be read are skipped, as libpcp skips
 // them.
-func (r *Registry) LoadEnv() []Diagnostic {
-	path, ok := os.LookupEnv("PCP_DERIVED_CONFIG")
+func (r *Registry) LoadEnv() []Diagnostic { return r.loadEnv(os.LookupEnv) }
+
+// loadEnv is LoadEnv with the environment read through getenv.
+func (r *Registry) loadEnv(getenv func(string) (string, bool)) []Diagnostic {
+	path, ok := getenv("PCP_DERIVED_CONFIG")
 	if !ok {
-		global := filepath.Join(pcpVarDir(), "config", "derived")
+		global := filepath.Join(pcpVarDir(getenv), "config", "derived")
 		if _, err := os.Stat(global); err != nil {
 			return nil
 		}
@@ -102,14 +106,14 @@ func (r *Registry) loadComponent(name string, recover bool, diags *[]Diagnostic)
 	return total, nil
 }
 
-// unwrapPath gives the errno inside a *PathError, as libpcp reports
-// -oserror().
+// unwrapPath gives the error inside a *PathError as a PCP error code, as
+// libpcp reports -oserror().
 func unwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
 	}
-	return err
+	return pmapi.Code(err)
 }
 
 // loadFile reads one configuration file, defining its metrics and setting
@@ -169,11 +173,11 @@ func (r *Registry) registerEntry(cfg *lang.DerivedConfig, e *lang.DerivedEntry) 
 
 // pcpVarDir is $PCP_VAR_DIR as pmGetConfig(3) finds it: the environment,
 // else pcp.conf ($PCP_CONF, default /etc/pcp.conf), else /var/lib/pcp.
-func pcpVarDir() string {
-	if v := os.Getenv("PCP_VAR_DIR"); v != "" {
+func pcpVarDir(getenv func(string) (string, bool)) string {
+	if v, _ := getenv("PCP_VAR_DIR"); v != "" {
 		return v
 	}
-	conf := os.Getenv("PCP_CONF")
+	conf, _ := getenv("PCP_CONF")
 	if conf == "" {
 		conf = "/etc/pcp.conf"
 	}

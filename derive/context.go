@@ -22,6 +22,8 @@ type Context struct {
 	diags   []Diagnostic
 	lastLoc pmapi.PMID // the last per-context PMID given out
 
+	onBind func([]Diagnostic)
+
 	slots slotTable
 	frame frame
 	secs  secondsCache
@@ -226,8 +228,16 @@ func (c *Context) visible(name string) *metric {
 // bind is libpcp's __dmbind: the context looks at m's metadata.
 func (c *Context) bind(m *metric) {
 	c.checkMetric(m)
+	if !m.bound && c.onBind != nil && len(m.diags) > 0 {
+		c.onBind(m.diags)
+	}
 	m.bound = true
 }
+
+// OnBind asks for fn to be told of a derived metric's problems when the
+// context first uses it (looks up its descriptor or fetches it), which is
+// when libpcp reports them. Wrap's result has them all at once.
+func (c *Context) OnBind(fn func([]Diagnostic)) { c.onBind = fn }
 
 // Source is the inner context's.
 func (c *Context) Source() pmapi.Source { return c.inner.Source() }

@@ -152,14 +152,48 @@ def category(cat):
     print("%s: %d expressions" % (cat, len(entries)))
 
 
+def config_cases():
+    """Run the pminfo command lines of config/cases.txt in config/ and
+    record what each prints, in config.golden."""
+    cdir = os.path.join(HERE, "config")
+    out = ["# made by gen.py from config/cases.txt with real PCP (pminfo 6.0.3); do not edit\n"]
+    for line in open(os.path.join(cdir, "cases.txt")):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PCP_")}
+        env["TZ"] = "UTC"
+        env["PCP_DERIVED_CONFIG"] = ""
+        while words[0] != "pminfo":
+            w = words.pop(0)
+            if w == "UNSET":
+                env.pop("PCP_DERIVED_CONFIG", None)
+            else:
+                k, v = w.split("=", 1)
+                env[k] = v
+        args = [ARCHIVE if w == "ARCHIVE" else w for w in words]
+        p = subprocess.run(args, env=env, capture_output=True, text=True, timeout=30, cwd=cdir)
+        out.append("=== %s\n" % line)
+        out.append("--- stdout\n" + indent(p.stdout))
+        if p.stderr:
+            out.append("--- stderr\n" + indent(p.stderr))
+    with open(os.path.join(HERE, "config.golden"), "w") as f:
+        f.write("".join(out))
+    print("config: %d cases" % (len(out) - 1))
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--values":
         values_main(*sys.argv[2:4])
         return
-    cats = sys.argv[1:] or sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "exprs"))
-                                  if f.endswith(".txt"))
+    cats = sys.argv[1:] or ["config"] + sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "exprs"))
+                                               if f.endswith(".txt"))
     for cat in cats:
-        category(cat)
+        if cat == "config":
+            config_cases()
+        else:
+            category(cat)
 
 
 if __name__ == "__main__":
