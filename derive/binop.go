@@ -54,6 +54,14 @@ func combine(out, ls, rs []val, lset, rset bool, fn binFunc) []val {
 	default:
 		numval = min(len(ls), len(rs))
 	}
+	if lset && rset && len(ls) == len(rs) && sameInstances(ls, rs) {
+		// the usual case: both operands have the same instances in the
+		// same order, which libpcp's pairing below comes to as well
+		for i := range ls {
+			out = append(out, val{inst: ls[i].inst, u: fn(ls[i].u, rs[i].u)})
+		}
+		return out
+	}
 	i, j := 0, 0
 	for k := 0; k < numval; {
 		if i >= len(ls) || j >= len(rs) {
@@ -89,6 +97,17 @@ func combine(out, ls, rs []val, lset, rset bool, fn binFunc) []val {
 		}
 	}
 	return out
+}
+
+// sameInstances reports whether ls and rs, of the same length, have the
+// same instances in the same order.
+func sameInstances(ls, rs []val) bool {
+	for i := range ls {
+		if ls[i].inst != rs[i].inst {
+			return false
+		}
+	}
+	return true
 }
 
 // makeBinFunc builds the arithmetic of node n for its operands' types.

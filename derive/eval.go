@@ -28,6 +28,42 @@ type frame struct {
 	stamp pmapi.Time
 	insts instances
 	secs  *secondsCache
+
+	// each operand's values, converted once per fetch for every node
+	// that names it
+	fetch  uint64   // counts fetches
+	leafAt []uint64 // by slot: the fetch its values were converted for
+	leaf   [][]val
+}
+
+// operand gives the values of the metric in slot s for this fetch.
+func (f *frame) operand(s int) ([]val, pmapi.Errno) {
+	set := f.sets[s]
+	if set == nil {
+		return nil, pmapi.ErrPMID
+	}
+	if set.Err != nil {
+		return nil, errnoOf(set.Err)
+	}
+	if f.leafAt[s] == f.fetch {
+		return f.leaf[s], 0
+	}
+	out := f.leaf[s][:0]
+	for i := range set.Values {
+		v := &set.Values[i]
+		out = append(out, val{inst: v.Inst, u: v.Atom.Uint64(), s: v.Atom.Str()})
+	}
+	f.leaf[s], f.leafAt[s] = out, f.fetch
+	return out, 0
+}
+
+// grow makes room for n operand slots.
+func (f *frame) grow(n int) {
+	for len(f.sets) < n {
+		f.sets = append(f.sets, nil)
+		f.leafAt = append(f.leafAt, 0)
+		f.leaf = append(f.leaf, nil)
+	}
 }
 
 // instances answers matchinst's and [inst]'s questions about instance
@@ -40,7 +76,8 @@ type instances interface {
 }
 
 // evalFunc computes a node's values for a fetch. The values stay valid
-// until the node is evaluated again. A failure is a PCP error code, which
+// until the node is evaluated again; they are not to be changed (a
+// metric's values are shared by every node that names it). A failure is a PCP error code, which
 // libpcp passes up as the derived metric's numval.
 type evalFunc func(f *frame) ([]val, pmapi.Errno)
 
@@ -105,22 +142,7 @@ func constant(v val) evalFunc {
 
 // compileName takes a metric's values from the fetch.
 func compileName(slot int) evalFunc {
-	var out []val
-	return func(f *frame) ([]val, pmapi.Errno) {
-		set := f.sets[slot]
-		if set == nil {
-			return nil, pmapi.ErrPMID
-		}
-		if set.Err != nil {
-			return nil, errnoOf(set.Err)
-		}
-		out = out[:0]
-		for i := range set.Values {
-			v := &set.Values[i]
-			out = append(out, val{inst: v.Inst, u: v.Atom.Uint64(), s: v.Atom.Str()})
-		}
-		return out, 0
-	}
+	return func(f *frame) ([]val, pmapi.Errno) { return f.operand(slot) }
 }
 
 // errnoOf is err as a PCP error code, never 0.

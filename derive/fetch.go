@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"math"
 	"slices"
 
 	"github.com/gopcp/pmie/pmapi"
@@ -39,6 +40,7 @@ func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 		}
 	}
 	c.frame.stamp = c.res.Time
+	c.frame.fetch++
 	r.Time = c.res.Time
 	if cap(r.Sets) < len(ids) {
 		r.Sets = append(r.Sets[:cap(r.Sets)], make([]pmapi.ValueSet, len(ids)-cap(r.Sets))...)
@@ -82,9 +84,19 @@ func (c *Context) evaluate(m *metric, vals []pmapi.Value) ([]pmapi.Value, error)
 	if err != 0 {
 		return vals, errorOf(err)
 	}
-	t := m.prog.desc.Type
-	for _, v := range vs {
-		vals = append(vals, pmapi.Value{Inst: v.inst, Atom: atomOf(t, v)})
+	switch t := m.prog.desc.Type; t {
+	case pmapi.TypeDouble:
+		for _, v := range vs {
+			vals = append(vals, pmapi.Value{Inst: v.inst, Atom: pmapi.F64(math.Float64frombits(v.u))})
+		}
+	case pmapi.TypeU64:
+		for _, v := range vs {
+			vals = append(vals, pmapi.Value{Inst: v.inst, Atom: pmapi.U64(v.u)})
+		}
+	default:
+		for _, v := range vs {
+			vals = append(vals, pmapi.Value{Inst: v.inst, Atom: atomOf(t, v)})
+		}
 	}
 	return vals, nil
 }
@@ -149,9 +161,7 @@ func (c *Context) plan(ids []pmapi.PMID) *fetchPlan {
 			p.slotPos[s] = i
 		}
 	}
-	if len(c.frame.sets) < len(c.slots.ids) {
-		c.frame.sets = make([]*pmapi.ValueSet, len(c.slots.ids))
-	}
+	c.frame.grow(len(c.slots.ids))
 	return p
 }
 

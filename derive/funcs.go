@@ -2,7 +2,6 @@ package derive
 
 import (
 	"math"
-	"math/big"
 
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
@@ -471,29 +470,18 @@ func compileRate(n *node, s *slotTable) evalFunc {
 }
 
 // secondsCache converts time differences to seconds as libpcp's
-// pmtimespecToReal does, in long double arithmetic, remembering the last
-// answer (in one fetch every rate() sees the same interval).
+// pmtimespecToReal does, remembering the last answer (in one fetch every
+// rate() sees the same interval).
 type secondsCache struct {
 	d    pmapi.Time
 	secs float64
 	ok   bool
-	q, t big.Float
 }
 
-// seconds is d in seconds: tv_sec + (long double)tv_nsec / 1e9, rounded
-// to a double.
 func (c *secondsCache) seconds(d pmapi.Time) float64 {
-	if c.ok && d == c.d {
-		return c.secs
+	if !c.ok || d != c.d {
+		c.d, c.secs, c.ok = d, longDoubleSeconds(d), true
 	}
-	sec, nsec := d.Sec(), d.Nsec()
-	c.q.SetPrec(64).SetInt64(nsec)
-	c.t.SetPrec(64).SetInt64(1000000000)
-	c.q.Quo(&c.q, &c.t)
-	c.t.SetInt64(sec)
-	c.t.Add(&c.t, &c.q)
-	c.d, c.ok = d, true
-	c.secs, _ = c.t.Float64()
 	return c.secs
 }
 
