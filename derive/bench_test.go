@@ -44,7 +44,9 @@ func newBenchContext(ninst int) *benchContext {
 	return b
 }
 
-func (b *benchContext) Source() pmapi.Source { return pmapi.Source{Kind: pmapi.SourceArchive, Name: "bench"} }
+func (b *benchContext) Source() pmapi.Source {
+	return pmapi.Source{Kind: pmapi.SourceArchive, Name: "bench"}
+}
 
 func (b *benchContext) LookupName(name string) (pmapi.PMID, error) {
 	for i, n := range b.names {
