@@ -125,18 +125,25 @@ func (c *Context) insert(a *Archive) error {
 }
 
 // expandArchiveList splits a comma-separated list of archive names and
-// replaces each directory by the archives in it.
+// replaces each directory by the archives in it, in the order the
+// directory lists them (as readdir does for libpcp: which archive comes
+// first decides which names are visible).
 func expandArchiveList(names string) []string {
 	var out []string
 	for n := range strings.SplitSeq(names, ",") {
-		ents, err := os.ReadDir(n)
+		d, err := os.Open(n)
+		if err != nil {
+			out = append(out, n)
+			continue
+		}
+		ents, err := d.Readdirnames(-1)
+		d.Close()
 		if err != nil {
 			out = append(out, n)
 			continue
 		}
 		for _, e := range ents {
-			b, suf := baseName(e.Name())
-			if suf == "meta" {
+			if b, suf := baseName(e); suf == "meta" {
 				out = append(out, filepath.Join(n, b))
 			}
 		}

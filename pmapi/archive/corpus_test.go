@@ -59,7 +59,11 @@ func runOracle(t *testing.T, oracle, dir string, args ...string) string {
 
 // ours runs the Go equivalent of a fetchdump command.
 func ours(t *testing.T, dir string, args ...string) string {
-	c, err := Open(filepath.Join(dir, args[0]))
+	var names []string
+	for n := range strings.SplitSeq(args[0], ",") {
+		names = append(names, filepath.Join(dir, n))
+	}
+	c, err := Open(strings.Join(names, ","))
 	if err != nil {
 		return fmt.Sprintf("open err %d\n", pmapi.Code(err))
 	}

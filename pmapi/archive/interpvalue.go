@@ -148,10 +148,14 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 		}
 		return pmapi.I64(cInt64(0.5 + float64(p) + float64(dt*float64(d))/span)), true
 	case pmapi.TypeU64:
-		// libpcp compares, and converts the prior value, as signed.
-		p, n := int64(pb), int64(nb)
+		// libpcp converts the prior value as a signed 64-bit integer,
+		// and decides whether the counter went up by comparing the two
+		// values as signed integers; built with optimization, that
+		// comparison is the sign of their wrapped difference, which is
+		// what PCP 6.0.3 does (2^63-3 to 2^63+9 counts as going up).
+		p := int64(pb)
 		switch {
-		case n >= p:
+		case int64(nb-pb) >= 0:
 			return pmapi.U64(cUint64(0.5 + float64(p) + float64(dt*float64(nb-pb))/span)), true
 		case wrap:
 			w := math.MaxUint64 - pb + 1 + nb

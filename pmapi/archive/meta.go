@@ -97,6 +97,7 @@ func (m *meta) load(f *file) error {
 	if ndesc == 0 {
 		return f.errorf(int64(off), pmapi.ErrLogRec, "no metric descriptors")
 	}
+	m.pmns.late = true
 	return nil
 }
 

@@ -11,15 +11,22 @@ import (
 // libpcp's order: a node's children are listed newest first (each new
 // child goes at the front), and pmNameAll lists a metric's names in the
 // reverse of a depth-first walk in that order.
+//
+// In a context of several archives libpcp loads each archive's names into
+// one tree, but parent nodes first made for a later archive stay hidden
+// (libpcp marks them as trimmed and never unmarks them): names below them
+// cannot be looked up or listed, though pmNameAll still gives them.
 type pmns struct {
 	root    *pmnsNode
 	byPMID  map[pmapi.PMID][]string // pmNameAll order; built on demand
 	changed bool
+	late    bool // adding the names of an archive after the first
 }
 
 type pmnsNode struct {
 	name     string
 	pmid     pmapi.PMID // PMIDNull for a node made only as a parent
+	hidden   bool
 	kids     []*pmnsNode
 	kidIndex map[string]*pmnsNode
 }
@@ -52,10 +59,14 @@ func (n *pmnsNode) addChild(k *pmnsNode) {
 	}
 }
 
-// children lists the children of n, newest first.
+// children lists the visible children of n, newest first.
 func (n *pmnsNode) children() []*pmnsNode {
-	out := slices.Clone(n.kids)
-	slices.Reverse(out)
+	out := make([]*pmnsNode, 0, len(n.kids))
+	for i := len(n.kids) - 1; i >= 0; i-- {
+		if !n.kids[i].hidden {
+			out = append(out, n.kids[i])
+		}
+	}
 	return out
 }
 
@@ -68,13 +79,14 @@ func (t *pmns) add(name string, id pmapi.PMID) {
 		k := n.child(comp)
 		created = k == nil
 		if created {
-			k = &pmnsNode{name: comp, pmid: pmapi.PMIDNull}
+			k = &pmnsNode{name: comp, pmid: pmapi.PMIDNull, hidden: t.late}
 			n.addChild(k)
 		}
 		n = k
 	}
 	if created {
 		n.pmid = id
+		n.hidden = false
 		t.changed = true
 	}
 }
@@ -86,7 +98,7 @@ func (t *pmns) locate(name string) *pmnsNode {
 		return n
 	}
 	for comp := range strings.SplitSeq(name, ".") {
-		if n = n.child(comp); n == nil {
+		if n = n.child(comp); n == nil || n.hidden {
 			return nil
 		}
 	}

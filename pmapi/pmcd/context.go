@@ -171,9 +171,19 @@ func (x *Context) ready(op string) (*conn, error) {
 	if x.c != nil {
 		return x.c, nil
 	}
+	if err := x.reconnect(op); err != nil {
+		return nil, err
+	}
+	x.notify(Reconnected, nil)
+	return x.c, nil
+}
+
+// reconnect makes a new connection if no wait is pending, and schedules
+// the next attempt if it fails.
+func (x *Context) reconnect(op string) error {
 	now := x.cfg.now()
 	if now.Before(x.retryAt) {
-		return nil, &Error{Spec: x.spec.String(), Op: op, Code: pmapi.Code(x.lastErr), Err: x.lastErr, down: true}
+		return &Error{Spec: x.spec.String(), Op: op, Code: pmapi.Code(x.lastErr), Err: x.lastErr, down: true}
 	}
 	c, err := dialConn(x.spec, &x.cfg)
 	if err == nil {
@@ -186,10 +196,29 @@ func (x *Context) ready(op string) (*conn, error) {
 		x.failures++
 		x.retryAt = now.Add(backoff[min(x.failures, len(backoff))-1])
 		x.lastErr = err
-		return nil, err
 	}
-	x.notify(Reconnected, nil)
-	return x.c, nil
+	return err
+}
+
+// Reconnect is pmReconnectContext: it closes the connection, if there is
+// one, and makes a new one at once, unless the connection is down and the
+// wait after the last failed attempt has not passed (an error matching
+// ErrDown). A connection re-established after being down reports
+// Reconnected. Requests reconnect by themselves; Reconnect is for callers
+// that want a fresh connection or to try now.
+func (x *Context) Reconnect() error {
+	if x.closed {
+		return pmapi.ErrNoContext
+	}
+	wasDown := x.c == nil
+	x.drop()
+	if err := x.reconnect("reconnect"); err != nil {
+		return err
+	}
+	if wasDown {
+		x.notify(Reconnected, nil)
+	}
+	return nil
 }
 
 // fail turns a request's error into what the caller sees. pmcd's error

@@ -77,6 +77,9 @@ func TestStopRestart(t *testing.T) {
 	if _, err := x.LookupDesc(load); !errors.Is(err, pmcd.ErrDown) {
 		t.Errorf("desc while down: %v", err)
 	}
+	if err := x.Reconnect(); !errors.Is(err, pmcd.ErrDown) {
+		t.Errorf("reconnect before its time: %v", err)
+	}
 
 	if err := s.Restart(); err != nil {
 		t.Fatal(err)
@@ -91,6 +94,18 @@ func TestStopRestart(t *testing.T) {
 	}
 	if got := kinds(events); len(got) != 2 || got[1] != "reconnected" || !x.Connected() {
 		t.Errorf("events: %v", got)
+	}
+	// An explicit reconnection of a working context: a new connection,
+	// no event.
+	before, _ := s.Stats()
+	if err := x.Reconnect(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := s.Stats(); after != before+1 || len(events) != 2 {
+		t.Errorf("reconnect: %d -> %d connections, events %v", before, after, kinds(events))
+	}
+	if err := x.Fetch([]pmapi.PMID{load}, &r); err != nil || len(r.Sets[0].Values) != 1 {
+		t.Errorf("after reconnect: %v %+v", err, r)
 	}
 }
 
