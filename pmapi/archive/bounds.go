@@ -12,7 +12,7 @@ import (
 func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenMark *bool) error {
 	tThis := rc.t
 	if rc.mark {
-		if mark != markNone {
+		if mark != markNone && !c.ignoreMark(rc, mark == markForw) {
 			c.markBounds(tReq, tThis, mark, done, seenMark)
 		}
 		return nil
@@ -54,6 +54,47 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		}
 	}
 	return nil
+}
+
+// ignoreMark reports whether interpolation passes over the <mark> rc,
+// just read forwards or backwards, following Options.IgnoreMarks. Like
+// libpcp it peeks at the records around the read position: forwards to
+// the next record, then back past the mark to the one before. (Read
+// backwards, that finds the mark itself and the record two before it,
+// as libpcp does.)
+func (c *Context) ignoreMark(rc *rec, forward bool) bool {
+	if !c.opts.IgnoreMarks {
+		return false
+	}
+	gap := c.opts.IgnoreMarkGap
+	if gap <= 0 {
+		return true
+	}
+	at := rc.at
+	switch {
+	case forward && !rc.made:
+		at.r++
+	case !forward && rc.made:
+		p, err := c.s.end(rc.at.a - 1)
+		if err != nil {
+			return false
+		}
+		at = p
+	}
+	next, p, err := c.s.forw(at)
+	if err != nil {
+		return false
+	}
+	for range 2 {
+		if _, p, err = c.s.back(p); err != nil {
+			return false
+		}
+	}
+	prior, _, err := c.s.back(p)
+	if err != nil {
+		return false
+	}
+	return next.t-prior.t <= gap.Seconds()
 }
 
 // valfmtFits reports whether a value format suits a metric type, as

@@ -50,6 +50,13 @@ type Options struct {
 	// CounterWrap interpolates counters that go backwards as if they had
 	// wrapped, as libpcp does when $PCP_COUNTER_WRAP is set.
 	CounterWrap bool
+	// IgnoreMarks makes interpolation pass over <mark> records, as
+	// libpcp does when $PCP_IGNORE_MARK_RECORDS is set: all of them if
+	// IgnoreMarkGap is zero (the variable set but empty), else those
+	// between records at most IgnoreMarkGap apart (the variable's
+	// interval).
+	IgnoreMarks   bool
+	IgnoreMarkGap time.Duration
 }
 
 // Open opens an archive context. name is what pmie -a and pminfo -a
@@ -61,20 +68,27 @@ func Open(name string, opts ...Options) (*Context, error) {
 	if name == "" {
 		return nil, pmapi.ErrLogFile
 	}
-	c := &Context{name: name, mode: pmapi.ModeForw}
-	if len(opts) > 0 {
-		c.opts = opts[0]
-	}
 	var opened []*Archive
 	for _, n := range expandArchiveList(name) {
 		a, err := OpenArchive(n)
 		if err != nil {
 			return nil, err
 		}
+		opened = append(opened, a)
+	}
+	return newContext(name, opened, opts...)
+}
+
+// newContext makes a context of archives opened in the order given.
+func newContext(name string, opened []*Archive, opts ...Options) (*Context, error) {
+	c := &Context{name: name, mode: pmapi.ModeForw}
+	if len(opts) > 0 {
+		c.opts = opts[0]
+	}
+	for _, a := range opened {
 		if err := c.insert(a); err != nil {
 			return nil, err
 		}
-		opened = append(opened, a)
 	}
 	if len(c.archives) == 0 {
 		return nil, pmapi.ErrLogFile
@@ -94,8 +108,6 @@ func Open(name string, opts ...Options) (*Context, error) {
 	}
 	c.s = newStream(c.archives)
 	c.setOrigin(c.archives[0].label.Start)
-	c.saved = pos{}
-	c.cur = pos{}
 	c.interp = newInterpState()
 	return c, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -33,6 +34,23 @@ func corpusDir(t *testing.T) (string, string) {
 	return oracle, dir
 }
 
+// forEachArchive calls fn with each corpus archive (or only the one
+// named by $PMIE_CORPUS_ONLY) opened as a context.
+func forEachArchive(t *testing.T, dir string, fn func(name string, c *Context)) {
+	only := os.Getenv("PMIE_CORPUS_ONLY")
+	for _, name := range corpusArchives(dir) {
+		if only != "" && only != name {
+			continue
+		}
+		c, err := openCached(dir, name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		fn(name, c)
+	}
+}
+
 // corpusArchives lists the base names of the archives in dir.
 func corpusArchives(dir string) []string {
 	ents, _ := os.ReadDir(dir)
@@ -43,6 +61,27 @@ func corpusArchives(dir string) []string {
 		}
 	}
 	return out
+}
+
+var archiveCache = make(map[string]*Archive)
+
+// openCached opens a context of the comma-separated archives names in
+// dir, reading each archive's files only once per test run.
+func openCached(dir, names string) (*Context, error) {
+	var opened []*Archive
+	for n := range strings.SplitSeq(names, ",") {
+		path := filepath.Join(dir, n)
+		a := archiveCache[path]
+		if a == nil {
+			var err error
+			if a, err = OpenArchive(path); err != nil {
+				return nil, err
+			}
+			archiveCache[path] = a
+		}
+		opened = append(opened, a)
+	}
+	return newContext(names, opened)
 }
 
 // runOracle runs fetchdump with args in dir.
@@ -59,11 +98,7 @@ func runOracle(t *testing.T, oracle, dir string, args ...string) string {
 
 // ours runs the Go equivalent of a fetchdump command.
 func ours(t *testing.T, dir string, args ...string) string {
-	var names []string
-	for n := range strings.SplitSeq(args[0], ",") {
-		names = append(names, filepath.Join(dir, n))
-	}
-	c, err := Open(strings.Join(names, ","))
+	c, err := openCached(dir, args[0])
 	if err != nil {
 		return fmt.Sprintf("open err %d\n", pmapi.Code(err))
 	}
@@ -156,4 +191,236 @@ func TestCorpusAgainstLibpcp(t *testing.T) {
 		}
 	}
 	t.Logf("corpus: %d of %d oracle lines reproduced", sameAll, totalAll)
+}
+
+// runTool runs a PCP command in dir with no global derived metrics.
+func runTool(t *testing.T, dir string, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
+// sampleNames picks up to n metric names of c, spread over its
+// namespace, leaving out event records (which pmval does not
+// interpolate) and aggregates.
+func sampleNames(c *Context, n int) []string {
+	var names []string
+	for _, name := range allNames(c) {
+		id, err := c.LookupName(name)
+		if err != nil {
+			continue
+		}
+		d, _ := c.LookupDesc(id)
+		if d.Type == pmapi.TypeEvent || d.Type == pmapi.TypeHighresEvent || d.Type == pmapi.TypeAggregate {
+			continue
+		}
+		names = append(names, name)
+	}
+	if len(names) <= n {
+		return names
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, names[i*len(names)/n])
+	}
+	return out
+}
+
+func TestCorpusPmval(t *testing.T) {
+	_, dir := corpusDir(t)
+	var same, total int
+	forEachArchive(t, dir, func(name string, c *Context) {
+		for _, metric := range sampleNames(c, 12) {
+			for _, opts := range [][]string{{"-t", "1.7", "-s", "300"}, {"-r", "-t", "0.6", "-S", "+0.45", "-s", "300"}} {
+				args := append([]string{"-Z", "UTC", "-a", name}, opts...)
+				args = append(args, metric)
+				want := runTool(t, dir, "pmval", args...)
+				if _, _, ok := splitPmval(want); !ok {
+					// pmval could not start; nor can we if the metric's
+					// instance domain is missing from the archive.
+					id, _ := c.LookupName(metric)
+					d, _ := c.LookupDesc(id)
+					if _, err := c.InDomArchive(d.InDom); err == nil || !strings.Contains(want, pmapi.Code(err).Error()) {
+						t.Errorf("pmval %v: %s", args, want)
+					}
+					continue
+				}
+				comparePmval(t, dir, args, want, &same, &total)
+			}
+		}
+	})
+	t.Logf("corpus pmval: %d of %d value lines reproduced", same, total)
+}
+
+// pminfoValues prints what "pminfo -f -O OFFSET" prints for the metrics
+// of c: for archives pminfo fetches one metric at a time, each in
+// ModeForw from the origin (the archive's start to the microsecond, plus
+// the offset, no later than its end). Event records and aggregates are
+// left out (their sections are dropped from pminfo's output too).
+func pminfoValues(c *Context, offset string) string {
+	var b strings.Builder
+	names := allNames(c)
+	start, end := c.Bounds()
+	origin := start - start%1000 + pmapi.Time(parseNS(offset))
+	origin = min(origin, end-end%1000)
+	cached := pmapi.InDom(pmapi.InDomNull)
+	var cache []pmapi.Instance
+	for lo := 0; lo < len(names); lo++ {
+		batch := names[lo : lo+1]
+		ids, descs := lookupAll(c, batch)
+		c.SetMode(pmapi.ModeForw, origin, 0)
+		var r pmapi.Result
+		err := c.Fetch(ids, &r)
+		for i, name := range batch {
+			d := descs[ids[i]]
+			if d.Type == pmapi.TypeEvent || d.Type == pmapi.TypeHighresEvent || d.Type == pmapi.TypeAggregate {
+				continue
+			}
+			if err != nil {
+				fmt.Fprintf(&b, "%s: pmFetch: %s\n", name, err)
+				continue
+			}
+			fmt.Fprintf(&b, "\n%s\n", name)
+			vs := r.Sets[i]
+			switch {
+			case vs.Err != nil:
+				fmt.Fprintf(&b, "Error: %s\n", vs.Err)
+				continue
+			case len(vs.Values) == 0:
+				b.WriteString("No value(s) available!\n")
+				continue
+			}
+			for _, v := range vs.Values {
+				if d.InDom != pmapi.InDomNull {
+					if d.InDom != cached {
+						cache, _ = c.InDom(d.InDom)
+						cached = d.InDom
+					}
+					found := false
+					for _, in := range cache {
+						if in.ID == v.Inst {
+							fmt.Fprintf(&b, "    inst [%d or \"%s\"]", v.Inst, in.Name)
+							found = true
+							break
+						}
+					}
+					if !found {
+						fmt.Fprintf(&b, "pmNameIndom: indom=%s inst=%d: %s\n", d.InDom, v.Inst, pmapi.ErrInst)
+						fmt.Fprintf(&b, "    inst [%d]", v.Inst)
+					}
+				} else {
+					b.WriteString("   ")
+				}
+				b.WriteString(" value ")
+				switch d.Type {
+				case pmapi.TypeFloat:
+					b.WriteString(cG(float64(v.Atom.Float32()), 8))
+				case pmapi.TypeDouble:
+					b.WriteString(cG(v.Atom.Float64(), 16))
+				case pmapi.TypeString:
+					b.WriteString(`"` + v.Atom.Str() + `"`)
+				default:
+					b.WriteString(formatAtom(d.Type, v.Atom))
+				}
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
+// dropSections removes from pminfo output the sections of the named
+// metrics (a blank line, the metric's name, and its value lines) and
+// their "NAME: pmFetch: ..." lines.
+func dropSections(out string, drop map[string]bool) string {
+	var b strings.Builder
+	skip, blank := false, false
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		name, _, fetchErr := strings.Cut(line, ": pmFetch: ")
+		switch {
+		case line == "":
+			if blank && !skip {
+				b.WriteString("\n")
+			}
+			skip, blank = false, true
+			continue
+		case fetchErr:
+			skip = false
+			if drop[name] {
+				continue
+			}
+		case blank:
+			skip = drop[line]
+		}
+		if skip {
+			blank = false
+			continue
+		}
+		if blank {
+			b.WriteString("\n")
+			blank = false
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func TestCorpusPminfo(t *testing.T) {
+	_, dir := corpusDir(t)
+	var same, total int
+	forEachArchive(t, dir, func(name string, c *Context) {
+		drop := map[string]bool{"event.flags": true, "event.missed": true}
+		for _, n := range allNames(c) {
+			id, _ := c.LookupName(n)
+			d, _ := c.LookupDesc(id)
+			if d.Type == pmapi.TypeEvent || d.Type == pmapi.TypeHighresEvent || d.Type == pmapi.TypeAggregate {
+				drop[n] = true
+			}
+		}
+		for _, off := range []string{"0", "1", "2.5", "7", "30", "1000000"} {
+			args := []string{"-a", name, "-f"}
+			if off != "0" {
+				args = append(args, "-O", "+"+off)
+			}
+			want := dropSections(runTool(t, dir, "pminfo", args...), drop)
+			got := pminfoValues(c, off)
+			s, n, diff := compare(want, got)
+			same += s
+			total += n
+			if diff != "" {
+				t.Errorf("pminfo %s: %d/%d lines same; %s", strings.Join(args, " "), s, n, diff)
+			}
+		}
+	})
+	t.Logf("corpus pminfo -f: %d of %d lines reproduced", same, total)
+}
+
+// TestCorpusIgnoreMarks compares interpolation with libpcp's under
+// $PCP_IGNORE_MARK_RECORDS, on the corpus archives that have <mark>s.
+func TestCorpusIgnoreMarks(t *testing.T) {
+	oracle, dir := corpusDir(t)
+	for _, name := range []string{"gap2", "interpmark", "changeinst", "omnibus_v2", "20180127.08.40", "pmiostat_mark"} {
+		for _, env := range []string{"", "2", "5sec", "0.5"} {
+			for _, args := range [][]string{{"interp", "0", "1", "60"}, {"interp", "100000", "-1.3", "60"}, {"interp", "0.3", "0.45", "90"}} {
+				full := append([]string{name}, args...)
+				cmd := exec.Command(oracle, full...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=", "PCP_IGNORE_MARK_RECORDS="+env)
+				out, _ := cmd.Output()
+				c, _ := Open(dir + "/" + name)
+				c.opts.IgnoreMarks = true
+				if env != "" {
+					d, _ := time.ParseDuration(map[string]string{"2": "2s", "5sec": "5s", "0.5": "0.5s"}[env])
+					c.opts.IgnoreMarkGap = d
+				}
+				count, _ := strconv.Atoi(args[3])
+				got := dumpFetch(c, pmapi.ModeInterp, args[1], args[2], count, nil)
+				if s, tot, diff := compare(string(out), got); diff != "" {
+					t.Errorf("%s %v env=%q: %d/%d %s", name, args, env, s, tot, diff)
+				}
+			}
+		}
+	}
 }
