@@ -42,6 +42,7 @@ type Context struct {
 	cur    pos  // libpcp's file position
 
 	interp *interpState
+	prof   profile
 	closed bool
 }
 

@@ -103,6 +103,45 @@ func ours(t *testing.T, dir string, args ...string) string {
 		return fmt.Sprintf("open err %d\n", pmapi.Code(err))
 	}
 	defer c.Close()
+	var prefix string
+	for len(args) > 2 && (args[1][0] == '+' || args[1][0] == '-') && strings.Contains(args[1], ":") {
+		if err := applyProfile(c, args[1]); err != nil {
+			prefix += fmt.Sprintf("profile %s err %d\n", args[1], pmapi.Code(err))
+		}
+		args = append(args[:1:1], args[2:]...)
+	}
+	out := oursCommand(t, c, args)
+	if prefix != "" {
+		// fetchdump prints profile errors before its header line.
+		head, rest, _ := strings.Cut(out, "\n")
+		out = head + "\n" + prefix + rest
+	}
+	return out
+}
+
+// applyProfile applies a fetchdump profile argument, +INDOM:INST,... or
+// -INDOM:INST,...
+func applyProfile(c *Context, spec string) error {
+	ind, list, _ := strings.Cut(spec[1:], ":")
+	d, sr, _ := strings.Cut(ind, ".")
+	dom, _ := strconv.Atoi(d)
+	ser, _ := strconv.Atoi(sr)
+	var insts []int32
+	for f := range strings.SplitSeq(list, ",") {
+		if f != "" {
+			n, _ := strconv.Atoi(f)
+			insts = append(insts, int32(n))
+		}
+	}
+	indom := pmapi.NewInDom(uint32(dom), uint32(ser))
+	if spec[0] == '+' {
+		return c.AddProfile(indom, insts)
+	}
+	return c.DelProfile(indom, insts)
+}
+
+// oursCommand runs a fetchdump command on an open context.
+func oursCommand(t *testing.T, c *Context, args []string) string {
 	n := func(s string) int { i, _ := strconv.Atoi(s); return i }
 	switch args[1] {
 	case "interp":
@@ -171,6 +210,36 @@ func corpusCommands(name string) [][]string {
 	return cmds
 }
 
+// profileCommands are fetchdump commands with instance profiles on the
+// first instance domain of the archive that has three instances or more.
+func profileCommands(dir, name string) [][]string {
+	c, err := openCached(dir, name)
+	if err != nil {
+		return nil
+	}
+	for _, n := range allNames(c) {
+		id, _ := c.LookupName(n)
+		d, _ := c.LookupDesc(id)
+		if d.InDom == pmapi.InDomNull {
+			continue
+		}
+		insts, _ := c.InDomArchive(d.InDom)
+		if len(insts) < 3 {
+			continue
+		}
+		ind := fmt.Sprintf("%d.%d", d.InDom.Domain(), d.InDom.Serial())
+		some := fmt.Sprintf("%s:%d,%d", ind, insts[0].ID, insts[2].ID)
+		return [][]string{
+			{name, "+" + some, "interp", "0", "1.1", "60"},
+			{name, "-" + ind + ":", "+" + some, "interp", "0.2", "0.7", "60"},
+			{name, "-" + some, "interp", "0", "2", "40"},
+			{name, "+" + some, "-" + ind + ":" + fmt.Sprint(insts[2].ID), "forw", "0", "10"},
+			{name, "-" + ind + ":", "+" + some, "back", "100000", "10"},
+		}
+	}
+	return nil
+}
+
 func TestCorpusAgainstLibpcp(t *testing.T) {
 	oracle, dir := corpusDir(t)
 	only := os.Getenv("PMIE_CORPUS_ONLY")
@@ -179,7 +248,7 @@ func TestCorpusAgainstLibpcp(t *testing.T) {
 		if only != "" && only != name {
 			continue
 		}
-		for _, cmd := range corpusCommands(name) {
+		for _, cmd := range append(corpusCommands(name), profileCommands(dir, name)...) {
 			want := runOracle(t, oracle, dir, cmd...)
 			got := ours(t, dir, cmd...)
 			same, total, diff := compare(want, got)

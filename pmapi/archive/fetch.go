@@ -96,11 +96,14 @@ func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, r *pmapi.Result) boo
 				vs.Err = pmapi.Errno(s.numval)
 				break
 			}
-			t := pmapi.TypeUnknown
+			t, indom := pmapi.TypeUnknown, pmapi.InDomNull
 			if d, ok := c.meta.descs[id]; ok {
-				t = d.Type
+				t, indom = d.Type, d.InDom
 			}
 			for i := 0; i < int(s.numval); i++ {
+				if indom != pmapi.InDomNull && !c.prof.in(indom, s.inst(i)) {
+					continue
+				}
 				a, ok := atom(t, s, i, p)
 				if !ok {
 					continue

@@ -256,7 +256,10 @@ func (c *Context) wantList(ids []pmapi.PMID) {
 		}
 		for _, ic := range m.insts {
 			ic.search = false
-			ic.inResult = true
+			ic.inResult = m.desc.InDom == pmapi.InDomNull || c.prof.in(m.desc.InDom, ic.inst)
+			if !ic.inResult {
+				continue
+			}
 			ic.want = st.want
 			st.want = ic
 			m.numval++

@@ -11,6 +11,10 @@
  *   fetchdump ARCHIVE meta
  *   fetchdump ARCHIVE indom START STEP COUNT
  *
+ * Before the command, arguments +INDOM:INST,... and -INDOM:INST,... call
+ * pmAddProfile and pmDelProfile (INDOM as in 60.1; no instances for all),
+ * in order.
+ *
  * START is seconds after the start of the archive (a decimal, possibly
  * negative, with up to 9 fractional digits) or @SEC.NSEC for an absolute
  * time; DELTA and STEP are decimal seconds (DELTA may be negative). With
@@ -476,6 +480,30 @@ indoms(int64_t start, int64_t step, int count)
     (void)rp;
 }
 
+/* +INDOM:INST,... or -INDOM:INST,... */
+static void
+profile(const char *spec)
+{
+    int		domain, serial, n = 0, sts;
+    int		insts[64];
+    const char	*p = strchr(spec, ':') + 1;
+
+    sscanf(spec + 1, "%d.%d", &domain, &serial);
+    while (*p && n < 64) {
+	insts[n++] = atoi(p);
+	while (*p && *p != ',')
+	    p++;
+	if (*p == ',')
+	    p++;
+    }
+    if (spec[0] == '+')
+	sts = pmAddProfile(pmInDom_build(domain, serial), n, n ? insts : NULL);
+    else
+	sts = pmDelProfile(pmInDom_build(domain, serial), n, n ? insts : NULL);
+    if (sts < 0)
+	printf("profile %s err %d\n", spec, sts);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -499,9 +527,20 @@ main(int argc, char **argv)
     printf("archive host %s start %lld.%09ld end %lld.%09ld (%d)\n", label.hostname,
 	    (long long)label.start.tv_sec, (long)label.start.tv_nsec,
 	    (long long)end.tv_sec, (long)end.tv_nsec, sts);
-    cmd = argv[2];
-    argc -= 3;
-    argv += 3;
+    argc -= 2;
+    argv += 2;
+    while (argc > 0 && (argv[0][0] == '+' || argv[0][0] == '-') && strchr(argv[0], ':') != NULL) {
+	profile(argv[0]);
+	argc--;
+	argv++;
+    }
+    if (argc < 1) {
+	fprintf(stderr, "fetchdump: command missing\n");
+	return 2;
+    }
+    cmd = argv[0];
+    argc--;
+    argv++;
     if (strcmp(cmd, "records") == 0) {
 	records();
 	return 0;
