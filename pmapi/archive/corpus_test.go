@@ -69,8 +69,11 @@ var archiveCache = make(map[string]*Archive)
 // dir, reading each archive's files only once per test run.
 func openCached(dir, names string) (*Context, error) {
 	var opened []*Archive
+	var paths []string
 	for n := range strings.SplitSeq(names, ",") {
-		path := filepath.Join(dir, n)
+		paths = append(paths, filepath.Join(dir, n))
+	}
+	for _, path := range expandArchiveList(strings.Join(paths, ",")) {
 		a := archiveCache[path]
 		if a == nil {
 			var err error
