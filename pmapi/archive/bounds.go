@@ -61,7 +61,7 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 // libpcp it peeks at the records around the read position: forwards to
 // the next record, then back past the mark to the one before. (Read
 // backwards, that finds the mark itself and the record two before it,
-// as libpcp does.)
+// as libpcp does.) The position is left where it was.
 func (c *Context) ignoreMark(rc *rec, forward bool) bool {
 	if !c.opts.IgnoreMarks {
 		return false
@@ -70,27 +70,25 @@ func (c *Context) ignoreMark(rc *rec, forward bool) bool {
 	if gap <= 0 {
 		return true
 	}
-	at := rc.at
-	switch {
-	case forward && !rc.made:
-		at.r++
-	case !forward && rc.made:
-		p, err := c.s.end(rc.at.a - 1)
-		if err != nil {
-			return false
+	cur, made := c.cur, c.markMade
+	defer func() {
+		c.cur = cur
+		if rc.made {
+			c.markMade = made
+		} else {
+			c.markMade = 0
 		}
-		at = p
-	}
-	next, p, err := c.s.forw(at)
+	}()
+	next, err := c.read(true)
 	if err != nil {
 		return false
 	}
 	for range 2 {
-		if _, p, err = c.s.back(p); err != nil {
+		if _, err = c.read(false); err != nil {
 			return false
 		}
 	}
-	prior, _, err := c.s.back(p)
+	prior, err := c.read(false)
 	if err != nil {
 		return false
 	}

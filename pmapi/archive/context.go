@@ -37,9 +37,10 @@ type Context struct {
 	delta       time.Duration
 	direction   int // sign of delta
 
-	serial bool // reading can carry on from saved (libpcp's ac_serial)
-	saved  pos  // libpcp's ac_offset and ac_vol
-	cur    pos  // libpcp's file position
+	serial   bool // reading can carry on from saved (libpcp's ac_serial)
+	saved    pos  // libpcp's ac_offset and ac_vol
+	cur      pos  // libpcp's file position
+	markMade int  // direction of the <mark> just made up (ac_mark_done)
 
 	interp *interpState
 	prof   profile
@@ -333,9 +334,8 @@ func (c *Context) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration) er
 	default:
 		c.direction = 0
 	}
-	p, serial, err := c.setTime()
-	if err == nil {
-		c.cur, c.saved, c.serial = p, p, serial
+	if serial, err := c.setTime(); err == nil {
+		c.saved, c.serial = c.cur, serial
 	}
 	c.interp.reset(c.tOrigin())
 	return nil

@@ -8,6 +8,7 @@ package archive
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,6 +160,12 @@ func oursCommand(t *testing.T, c *Context, args []string) string {
 		return dumpMeta(c)
 	case "indom":
 		return dumpInDoms(c, args[2], args[3], n(args[4]))
+	case "script":
+		script, err := os.ReadFile(filepath.Join(goldenDir, "scripts", args[2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dumpScript(c, string(script))
 	}
 	t.Fatalf("bad command %v", args)
 	return ""
@@ -495,4 +502,112 @@ func TestCorpusIgnoreMarks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomScript makes a fetchdump script of steps over the archive c:
+// mode changes to random times, fetches of random subsets of its
+// metrics, and now and then an instance profile.
+func randomScript(rng *rand.Rand, c *Context) string {
+	names := allNames(c)
+	start, end := c.Bounds()
+	span := end.Sub(start).Seconds()
+	var b strings.Builder
+	when := func() string { return strconv.FormatFloat(rng.Float64()*(span+4)-2, 'f', 6, 64) }
+	deltas := []string{"0.1", "0.5", "1", "3", "7.3", "-0.5", "-2", "60"}
+	for range 12 {
+		switch rng.Intn(5) {
+		case 0, 1:
+			fmt.Fprintf(&b, "interp %s %s\n", when(), deltas[rng.Intn(len(deltas))])
+		case 2:
+			fmt.Fprintf(&b, "forw %s\n", when())
+		case 3:
+			fmt.Fprintf(&b, "back %s\n", when())
+		case 4:
+			id, _ := c.LookupName(names[rng.Intn(len(names))])
+			d, _ := c.LookupDesc(id)
+			if d.InDom != pmapi.InDomNull {
+				insts, _ := c.InDomArchive(d.InDom)
+				if len(insts) > 0 {
+					fmt.Fprintf(&b, "+%d.%d:%d\n", d.InDom.Domain(), d.InDom.Serial(), insts[rng.Intn(len(insts))].ID)
+				}
+			}
+		}
+		n := 1 + rng.Intn(6)
+		if rng.Intn(3) == 0 {
+			fmt.Fprintf(&b, "fetch %d\n", n)
+			continue
+		}
+		var some []string
+		for range 1 + rng.Intn(8) {
+			some = append(some, names[rng.Intn(len(names))])
+		}
+		fmt.Fprintf(&b, "fetch %d %s\n", n, strings.Join(some, " "))
+	}
+	return b.String()
+}
+
+// TestCorpusScripts runs random sequences of mode changes, fetches of
+// different metrics and profile changes on one context, against libpcp:
+// the state one fetch leaves must carry over to the next as it does
+// there. It runs them on every corpus archive, on contexts of several
+// corpus archives of one host, and on the test archives.
+func TestCorpusScripts(t *testing.T) {
+	oracle, dir := corpusDir(t)
+	var same, total, skipped int
+	run := func(dir, name string) {
+		rng := rand.New(rand.NewSource(int64(len(name)) * 7919))
+		for i := range scriptsPerArchive() {
+			c, err := openCached(dir, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			script := randomScript(rng, c)
+			cmd := exec.Command(oracle, name, "script")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+			cmd.Stdin = strings.NewReader(script)
+			want, err := cmd.Output()
+			if err != nil {
+				// libpcp itself can fail an assertion (and abort) on
+				// some sequences in multi-archive contexts.
+				// Ours must still get through it.
+				t.Logf("%s script %d: fetchdump: %v; not compared:\n%s", name, i, err, script)
+				c, _ = openCached(dir, name)
+				dumpScript(c, script)
+				skipped++
+				continue
+			}
+			c, _ = openCached(dir, name)
+			got := dumpScript(c, script)
+			s, n, diff := compare(string(want), got)
+			same += s
+			total += n
+			if diff != "" {
+				t.Errorf("%s script %d: %d/%d lines same; %s\nscript:\n%s", name, i, s, n, diff, script)
+				if d := os.Getenv("PMIE_FAILED_SCRIPTS"); d != "" {
+					os.WriteFile(filepath.Join(d, fmt.Sprintf("%s.%d.script", name, i)), []byte(script), 0o644)
+				}
+			}
+		}
+	}
+	forEachArchive(t, dir, func(name string, _ *Context) { run(dir, name) })
+	if os.Getenv("PMIE_CORPUS_ONLY") == "" {
+		for _, set := range []string{"omnibus_v2,omnibus_v3", "20180127.08.40,20180416", "sample_expr,interpmark,instant-base,log-derived,gap2"} {
+			run(dir, set)
+		}
+		for _, name := range []string{"linux-v2", "linux-v3", "linux-xz", "mark", "multivol", "procs", "synth-v2", "synth-v3", "set",
+			"linux-v2,linux-v3,mark,multivol", "procs,linux-v3", "multivol,mark,linux-v2"} {
+			run(archivesDir, name)
+		}
+	}
+	t.Logf("corpus scripts: %d of %d oracle lines reproduced; %d scripts where libpcp failed", same, total, skipped)
+}
+
+// scriptsPerArchive is how many random scripts TestCorpusScripts runs
+// on each archive: $PMIE_CORPUS_SCRIPTS, or 6.
+func scriptsPerArchive() int {
+	if n, err := strconv.Atoi(os.Getenv("PMIE_CORPUS_SCRIPTS")); err == nil && n > 0 {
+		return n
+	}
+	return 6
 }

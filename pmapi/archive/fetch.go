@@ -35,19 +35,17 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 // the position from the temporal index if reading is not serial.
 func (c *Context) nextRecord(forward bool) (rec, error) {
 	if !c.serial {
-		p, _, err := c.setTime()
-		if err != nil {
+		if _, err := c.setTime(); err != nil {
 			return rec{}, err
 		}
-		c.cur, c.saved = p, p
+		c.saved = c.cur
 		// Back up (against the direction of reading) to just past the
 		// records on the wrong side of the current time.
 		for {
-			rc, q, err := c.s.read(c.cur, !forward)
+			rc, err := c.read(!forward)
 			if err != nil {
 				break
 			}
-			c.cur = q
 			d := c.sinceOrigin(rc.time)
 			if (forward && d < 0) || (!forward && d > 0) || d == 0 {
 				break
@@ -57,11 +55,10 @@ func (c *Context) nextRecord(forward bool) (rec, error) {
 		c.serial = true
 	}
 	for {
-		rc, q, err := c.s.read(c.cur, forward)
+		rc, err := c.read(forward)
 		if err != nil {
 			return rec{}, err
 		}
-		c.cur = q
 		d := c.sinceOrigin(rc.time)
 		if (d < 0 && forward) || (d > 0 && !forward) {
 			continue

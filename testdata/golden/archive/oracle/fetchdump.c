@@ -10,6 +10,12 @@
  *   fetchdump ARCHIVE records
  *   fetchdump ARCHIVE meta
  *   fetchdump ARCHIVE indom START STEP COUNT
+ *   fetchdump ARCHIVE script <SCRIPT
+ *
+ * A script has one step a line: "interp START DELTA", "forw START" and
+ * "back START" call pmSetMode; "fetch COUNT [METRIC...]" fetches COUNT
+ * times (all metrics if none are named); "+INDOM:..." and "-INDOM:..."
+ * change the profile.
  *
  * Before the command, arguments +INDOM:INST,... and -INDOM:INST,... call
  * pmAddProfile and pmDelProfile (INDOM as in 60.1; no instances for all),
@@ -504,6 +510,62 @@ profile(const char *spec)
 	printf("profile %s err %d\n", spec, sts);
 }
 
+static void
+script(int64_t base)
+{
+    char	line[4096];
+    char	*words[256];
+    int		n, i, sts;
+
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+	n = 0;
+	for (words[n] = strtok(line, " \t\n"); words[n] != NULL && n < 255; words[++n] = strtok(NULL, " \t\n"))
+	    ;
+	if (n == 0)
+	    continue;
+	printf("step");
+	for (i = 0; i < n; i++)
+	    printf(" %s", words[i]);
+	putchar('\n');
+	if ((words[0][0] == '+' || words[0][0] == '-') && strchr(words[0], ':') != NULL)
+	    profile(words[0]);
+	else if (strcmp(words[0], "fetch") == 0 && n >= 2) {
+	    pmHighResResult	*rp;
+	    int			count = atoi(words[1]);
+	    nnames = 0;
+	    lookup(n - 2, words + 2);
+	    unique();
+	    for (i = 0; i < count; i++) {
+		if ((sts = pmFetchHighRes(nnames, pmids, &rp)) < 0) {
+		    printf("fetch err %d\n", sts);
+		    continue;
+		}
+		printresult(rp);
+		pmFreeHighResResult(rp);
+	    }
+	}
+	else if (n >= 2) {
+	    int64_t		start = words[1][0] == '@' ? parsens(words[1] + 1) : base + parsens(words[1]);
+	    struct timespec	origin = tsof(start);
+	    struct timespec	step = { 0, 0 };
+	    int			mode = PM_MODE_FORW;
+	    if (strcmp(words[0], "interp") == 0 && n >= 3) {
+		int64_t d = parsens(words[2]);
+		mode = PM_MODE_INTERP;
+		step = tsof(d < 0 ? -d : d);
+		if (d < 0) {
+		    step.tv_sec = -step.tv_sec;
+		    step.tv_nsec = -step.tv_nsec;
+		}
+	    }
+	    else if (strcmp(words[0], "back") == 0)
+		mode = PM_MODE_BACK;
+	    if ((sts = pmSetModeHighRes(mode, &origin, mode == PM_MODE_INTERP ? &step : NULL)) < 0)
+		printf("setmode err %d\n", sts);
+	}
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -543,6 +605,10 @@ main(int argc, char **argv)
     argv++;
     if (strcmp(cmd, "records") == 0) {
 	records();
+	return 0;
+    }
+    if (strcmp(cmd, "script") == 0) {
+	script(base);
 	return 0;
     }
     if (strcmp(cmd, "meta") == 0) {
