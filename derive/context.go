@@ -154,9 +154,14 @@ func (c *Context) checkMetric(m *metric) {
 		}
 	}
 	m.checking = true
+	defer func() {
+		m.checking = false
+		m.checked = true
+		if r := recover(); r != nil {
+			m.tree, m.diags = nil, []Diagnostic{m.def.internalError(r)}
+		}
+	}()
 	m.tree, m.diags = check(m.def, c)
-	m.checking = false
-	m.checked = true
 }
 
 // cycleErr is the error operand gives for a derived metric that is being

@@ -39,6 +39,8 @@ const (
 	// KindCycle is a derived metric that uses itself through other
 	// derived metrics (libpcp refuses derived operands altogether).
 	KindCycle
+	// KindInternal is a bug in derive, caught rather than crashing.
+	KindInternal
 )
 
 // Diagnostic is a problem with a derived metric. It is a lang.Diagnostic
@@ -211,6 +213,12 @@ func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
 func (m *def) cycleError(x *lang.Metric, path []string) Diagnostic {
 	msg := "derived metrics used in a cycle: " + strings.Join(path, " -> ")
 	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindCycle, Metric: m.name, Expr: m.text}
+}
+
+// internalError reports a panic while checking metric m.
+func (m *def) internalError(cause any) Diagnostic {
+	msg := fmt.Sprintf("internal error checking derived metric %s: %v", m.name, cause)
+	return Diagnostic{Diagnostic: diagAt(m.src, m.root, lang.Error, msg, ""), Kind: KindInternal, Metric: m.name, Expr: m.text}
 }
 
 // registerError is a failure to register metric name: reason is libpcp's
