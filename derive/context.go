@@ -176,6 +176,9 @@ func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
 	id, err := c.inner.LookupName(name)
 	if err == nil && !IsDerived(id) {
 		desc, err := c.inner.LookupDesc(id)
+		if err != nil {
+			err = descError{id, err}
+		}
 		return id, desc, nil, err
 	}
 	m := c.visible(name)

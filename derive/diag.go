@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -182,11 +183,19 @@ func diagAt(src *lang.Source, x lang.Node, sev lang.Severity, msg, pcpReason str
 }
 
 // semanticError is libpcp's "Semantic error" about node x of metric m.
+// Our rendering points at an operator's symbol or a function's name.
 func (m *def) semanticError(x lang.Expr, reason string) Diagnostic {
-	return Diagnostic{
-		Diagnostic: diagAt(m.src, x, lang.Error, reason, reason),
-		Kind:       KindSemantic, Metric: m.name, Expr: m.text, node: x,
+	d := diagAt(m.src, x, lang.Error, reason, reason)
+	switch x := x.(type) {
+	case *lang.Binary:
+		end := x.OpPos
+		end.Offset += len(x.Op.String())
+		end.Col += len(x.Op.String())
+		d.Span = lang.Span{Start: x.OpPos, End: end}
+	case *lang.Call:
+		d.Span = x.FuncSpan
 	}
+	return Diagnostic{Diagnostic: d, Kind: KindSemantic, Metric: m.name, Expr: m.text, node: x}
 }
 
 // colonError is a semantic error about the two operands of ternary x.
@@ -196,11 +205,26 @@ func (m *def) colonError(x *lang.Ternary, reason string) Diagnostic {
 	return d
 }
 
-// lookupError says operand name of metric m is not in the context.
+// lookupError says operand name of metric m is not in the context, in the
+// words libpcp uses when debugging (otherwise it says nothing).
 func (m *def) lookupError(x *lang.Metric, err error) Diagnostic {
-	msg := fmt.Sprintf("operand %s: %v", x.Name, err)
+	msg := fmt.Sprintf("operand: %s: %v", x.Name, err)
+	var de descError
+	if errors.As(err, &de) {
+		msg = fmt.Sprintf("operand (%s [%v]): %v", x.Name, de.id, de.err)
+	}
 	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindLookup, Metric: m.name, Expr: m.text}
 }
+
+// descError is an operand whose name the context knows but whose
+// descriptor it cannot give.
+type descError struct {
+	id  pmapi.PMID
+	err error
+}
+
+func (e descError) Error() string { return e.err.Error() }
+func (e descError) Unwrap() error { return e.err }
 
 // shadowedWarning says metric m is hidden by a real metric of that name.
 func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
