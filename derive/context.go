@@ -449,3 +449,42 @@ func PCPReport(diags []Diagnostic) string {
 func (c *Context) String() string {
 	return fmt.Sprintf("derive.Context(%d derived metrics over %v)", len(c.metrics), c.inner.Source().Name)
 }
+
+// TraversePMNS is pmTraversePMNS (see pmapi.NamespaceTraverser). Over a
+// context that lists its namespace in one request (a pmcd context), the
+// derived metrics at or below name come after the context's own names, as
+// libpcp gives them for host contexts: each is bound as it is listed, and
+// those that fail are left out. Over any other context it walks Children,
+// which puts derived metrics among the others, as libpcp does for
+// archives and local contexts.
+func (c *Context) TraversePMNS(name string) ([]string, error) {
+	c.refresh()
+	t, ok := c.inner.(pmapi.NamespaceTraverser)
+	if !ok {
+		var names []string
+		err := pmapi.WalkChildren(c, name, func(n string) error { names = append(names, n); return nil })
+		return names, err
+	}
+	names, err := t.TraversePMNS(name)
+	if err != nil && pmapi.Code(err) != pmapi.ErrName {
+		return nil, err
+	}
+	extra := 0
+	for _, m := range c.metrics {
+		full := m.def.name
+		below := name == "" || strings.HasPrefix(full, name) && (len(full) == len(name) || full[len(name)] == '.')
+		if m.masked || !below {
+			continue
+		}
+		c.bind(m)
+		if !m.def.anon && m.tree == nil {
+			continue
+		}
+		names = append(names, full)
+		extra++
+	}
+	if err != nil && extra == 0 {
+		return nil, err
+	}
+	return names, nil
+}
