@@ -13,7 +13,8 @@
 #   all     pminfo -a X -d -f               (every metric, derived ones too)
 #   global  pminfo -a X -d -f without PCP_DERIVED_CONFIG (PCP's own
 #           derived metrics, from $PCP_VAR_DIR/config/derived)
-# $PMINFO overrides the binary to test (default: built from ./cmd/pminfo).
+# $PMINFO overrides the binary to test (default: built from ./cmd/pminfo,
+# which must have the archive reader wired in: sources.Archive).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
