@@ -44,7 +44,8 @@ type metric struct {
 	// bound is libpcp's DM_BIND: the context has looked at the metric's
 	// metadata (which hides a failed metric from the namespace).
 	bound    bool
-	checking bool // being checked: a use of it now is a cycle
+	checking bool     // being checked: a use of it now is a cycle
+	cycle    []string // the cycle it is part of, if any
 	prog     *program
 }
 
@@ -161,7 +162,7 @@ func (c *Context) checkMetric(m *metric) {
 			m.tree, m.diags = nil, []Diagnostic{m.def.internalError(r)}
 		}
 	}()
-	m.tree, m.diags = check(m.def, c)
+	m.tree, m.diags, m.cycle = check(m.def, c)
 }
 
 // cycleErr is the error operand gives for a derived metric that is being
@@ -192,10 +193,10 @@ func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{c.cyclePath(m)}
 	}
 	c.checkMetric(m)
+	if m.cycle != nil {
+		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{m.cycle}
+	}
 	if m.tree == nil {
-		if len(m.diags) > 0 && m.diags[0].Kind == KindCycle {
-			return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{strings.Split(strings.TrimPrefix(m.diags[0].Msg, "derived metrics used in a cycle: "), " -> ")}
-		}
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, pmapi.ErrBadDerive
 	}
 	return m.def.pmid, m.tree.desc, m.tree, nil
