@@ -274,9 +274,3 @@ func configRegisterError(cfg *lang.DerivedConfig, e *lang.DerivedEntry, reason s
 	d := &lang.Diagnostic{Severity: lang.Error, Src: cfg.Src, Span: e.NameSpan, Msg: reason, PCP: lang.PCPForm{Reason: reason}}
 	return Diagnostic{Diagnostic: d, Kind: KindRegister, Metric: e.Name, Expr: e.ExprText, cfg: cfg, entry: e}
 }
-
-// fileError is a configuration file or directory that could not be read.
-func fileError(path string, err error) Diagnostic {
-	d := &lang.Diagnostic{Severity: lang.Error, Src: lang.NewSource(path, ""), Msg: err.Error()}
-	return Diagnostic{Diagnostic: d, Kind: KindConfig}
-}

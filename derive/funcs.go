@@ -72,7 +72,7 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 			if err == nil {
 				n.konst = pmapi.U32(1)
 			}
-			n.desc = definedDescriptor()
+			n.desc = constDesc(pmapi.TypeU32)
 			return n
 		}
 		n.x = c.metric(m)
@@ -159,11 +159,6 @@ func instantDesc(n *node) string {
 		n.desc.Sem = pmapi.SemInstant
 	}
 	return ""
-}
-
-func definedDescriptor() pmapi.Desc {
-	d := constDesc(pmapi.TypeU32)
-	return d
 }
 
 // definedDesc is never used: defined() is settled in check.
