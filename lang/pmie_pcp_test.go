@@ -59,6 +59,12 @@ func latin1(s string) string {
 // metadata) is not compared.
 var syntaxLines = regexp.MustCompile(`^(pmie: syntax error - .*|.* expected to (precede|follow) .*|undefined macro name .*|macro .* not string valued as expected|macro name must begin with an alphabetic .*|unexpected end of file in macro name.*|macro name too long.*|rule ".*" multiply defined)$`)
 
+// lookupRE matches pmie's report of a metric name pmcd does not know.
+// pmie reports it when it builds the metric reference, goes on, and keeps
+// the statement (it looks the name up again later), so it does not change
+// anything lang decides; the test removes it from pmie's output.
+var lookupRE = regexp.MustCompile(`(?m)^pmie: metric .* not in namespace for .*\npmLookupName failed: .*\n`)
+
 func onlySyntax(stderr string) bool {
 	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
 		if l != "" && !syntaxLines.MatchString(l) {
@@ -76,6 +82,7 @@ func TestPmieAgainstPmie(t *testing.T) {
 	cases := readPmieCases(t)
 	sameErr, sameList, compared, crashedList := 0, 0, 0, 0
 	for _, c := range cases {
+		c.Stderr = lookupRE.ReplaceAllString(c.Stderr, "")
 		if c.RC < 0 || !onlySyntax(c.Stderr) {
 			continue
 		}
