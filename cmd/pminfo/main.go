@@ -121,6 +121,7 @@ type config struct {
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
 	pOneline, pHelp, pValue, pForce, verify, events  bool
 	needContext, needPMID                            bool
+	ns                                               *pmapi.Namespace // -n or -N
 }
 
 // parseArgs reads the command line as pmGetOptions and pminfo's own loop
@@ -135,6 +136,9 @@ func parseArgs(env Env, c *config) []string {
 		// pminfo claims -s, -t and -T before the standard options see them
 		if ev.Err != "" || (ev.Short != 's' && ev.Short != 't' && ev.Short != 'T') {
 			if c.std.Apply(ev) {
+				if ev.Err == "" && (ev.Short == 'n' || ev.Short == 'N') {
+					c.loadNamespace(ev.Arg, ev.Short == 'n')
+				}
 				continue
 			}
 		}
@@ -176,6 +180,20 @@ func parseArgs(env Env, c *config) []string {
 	}
 	c.std.End()
 	return operands
+}
+
+// loadNamespace is pmLoadASCIINameSpace for -n (dupok) and -N.
+func (c *config) loadNamespace(path string, dupok bool) {
+	ns, err := pmapi.LoadPMNS(path, dupok)
+	if err != nil {
+		if pe, ok := err.(*pmapi.PMNSError); ok {
+			c.std.Printf(pe.Diag)
+		}
+		c.std.Fail("Cannot load namespace from \"" + path + "\": " + errText(err))
+		c.std.RuntimeErr = true
+		return
+	}
+	c.ns = ns
 }
 
 // strtol reads s as strtol(3) does and reports whether all of it was
@@ -234,7 +252,9 @@ func run(env Env) int {
 		if c.std.Exit {
 			return 0
 		}
-		io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
+		if !c.std.RuntimeErr {
+			io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
+		}
 		return 1
 	}
 
@@ -249,7 +269,7 @@ func run(env Env) int {
 		c.pDesc, c.pMid, c.pFullMid, c.pHelp, c.pOneline = false, false, false, false, false
 		c.pValue, c.pForce, c.pLabel = false, false, false
 	}
-	if c.std.Namespace == "" {
+	if c.ns == nil {
 		c.needContext = true // the namespace comes from the source
 	}
 
@@ -263,6 +283,8 @@ func run(env Env) int {
 			return status
 		}
 		defer p.ctx.Close()
+	} else if c.ns != nil {
+		p.ctx = nsContext{Context: noContext{}, ns: c.ns}
 	}
 	return p.walk(operands)
 }
@@ -318,9 +340,16 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			ctx = dctx
 		}
 	}
+	p.seeker, _ = ctx.(pmapi.Seeker)
+	if c.ns != nil {
+		if c.std.Context == pmapi.SourceArchive {
+			// pmTrimNameSpace: only the names of metrics in the archive
+			c.ns.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
+		}
+		ctx = nsContext{Context: ctx, ns: c.ns}
+	}
 	p.ctx = ctx
 	if c.std.Context == pmapi.SourceArchive {
-		p.seeker, _ = ctx.(pmapi.Seeker)
 		if !p.contextOptions() {
 			flushMsgs()
 			p.out.Flush()

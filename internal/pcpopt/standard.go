@@ -37,6 +37,9 @@ type Standard struct {
 
 	Context pmapi.SourceKind // set by End: the kind of source chosen
 	Errors  int
+	// RuntimeErr marks errors that are not about usage (a file that
+	// will not load): no usage message follows them.
+	RuntimeErr bool
 	Exit    bool     // -V: print Messages and exit 0
 	Msgs    []string // pmprintf output, in order
 }
