@@ -40,8 +40,8 @@ type Standard struct {
 	// RuntimeErr marks errors that are not about usage (a file that
 	// will not load): no usage message follows them.
 	RuntimeErr bool
-	Exit    bool     // -V: print Messages and exit 0
-	Msgs    []string // pmprintf output, in order
+	Exit       bool     // -V: print Messages and exit 0
+	Msgs       []string // pmprintf output, in order
 }
 
 // Printf adds a message, as pmprintf does.
