@@ -1,6 +1,11 @@
 package pmapi
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+)
 
 func TestErrnoText(t *testing.T) {
 	for code, want := range map[Errno]string{
@@ -12,6 +17,21 @@ func TestErrnoText(t *testing.T) {
 	} {
 		if got := code.Error(); got != want {
 			t.Errorf("Errno(%d).Error() = %q, want %q", code, got, want)
+		}
+	}
+}
+
+func TestCodeOfFSErrors(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "open", Path: "x", Err: fs.ErrNotExist}, "No such file or directory"},
+		{fmt.Errorf("wrapped: %w", fs.ErrPermission), "Permission denied"},
+		{errors.New("other"), "Generic error, already reported above"},
+	} {
+		if got := Code(c.err).Error(); got != c.want {
+			t.Errorf("Code(%v) = %q, want %q", c.err, got, c.want)
 		}
 	}
 }
