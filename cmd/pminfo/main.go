@@ -58,9 +58,10 @@ var options = []pcpopt.Option{
 	{Long: "verify", Short: 'v', Help: "verify mode, be quiet and only report errors"},
 }
 
-// Sources are the ways pminfo opens a context. Archive reading is always
-// there; the live sources and derived metrics are filled in by the files
-// that wire their packages in, and stay nil until then.
+// Sources are the ways pminfo opens a context: archives, pmcd and the
+// embedded collector (sources.go), and the derived-metric layer put over
+// them, each set by the file that wires its package in. Tests put their
+// own in.
 type Sources struct {
 	Archive func(name string) (pmapi.Context, error)
 	Host    func(spec string) (pmapi.Context, error) // -h (pmapi/pmcd)
@@ -284,7 +285,8 @@ func run(env Env) int {
 		}
 		defer p.ctx.Close()
 	} else if c.ns != nil {
-		p.ctx = nsContext{Context: noContext{}, ns: c.ns}
+		// derived metric names join a -n namespace even without a source
+		p.ctx = c.withDerived(env, nsContext{Context: noContext{}, ns: c.ns})
 	}
 	return p.walk(operands)
 }
@@ -334,20 +336,15 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			return 1, false
 		}
 	}
-	if src.Derived != nil {
-		dctx, derr := src.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"), hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
-		if derr == nil {
-			ctx = dctx
-		}
-	}
-	p.seeker, _ = ctx.(pmapi.Seeker)
 	if c.ns != nil {
 		if c.std.Context == pmapi.SourceArchive {
 			// pmTrimNameSpace: only the names of metrics in the archive
 			c.ns.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
 		}
-		ctx = nsContext{Context: ctx, ns: c.ns}
+		ctx = nsSeeker(ctx, c.ns)
 	}
+	ctx = c.withDerived(env, ctx)
+	p.seeker, _ = ctx.(pmapi.Seeker)
 	p.ctx = ctx
 	if c.std.Context == pmapi.SourceArchive {
 		if !p.contextOptions() {
@@ -357,6 +354,21 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// withDerived puts the derived metrics over ctx when package derive is
+// wired in (Sources.Derived), above any -n namespace so that their names
+// join it, as libpcp's do.
+func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
+	if env.Sources.Derived == nil {
+		return ctx
+	}
+	dctx, err := env.Sources.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
+		hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
+	if err != nil {
+		return ctx
+	}
+	return dctx
 }
 
 // errNoSource is the error for a source whose package is not wired in.

@@ -32,3 +32,18 @@ func (noContext) Labels(pmapi.LabelFlag, uint32) ([]pmapi.LabelSet, error) {
 }
 func (noContext) Fetch([]pmapi.PMID, *pmapi.Result) error { return pmapi.ErrNoContext }
 func (noContext) Close() error                            { return nil }
+
+// nsSeekContext is an nsContext over a context that can be positioned in
+// time.
+type nsSeekContext struct {
+	nsContext
+	pmapi.Seeker
+}
+
+// nsSeeker puts ns over ctx, keeping ctx's Seeker if it has one.
+func nsSeeker(ctx pmapi.Context, ns *pmapi.Namespace) pmapi.Context {
+	if s, ok := ctx.(pmapi.Seeker); ok {
+		return nsSeekContext{nsContext{ctx, ns}, s}
+	}
+	return nsContext{ctx, ns}
+}
