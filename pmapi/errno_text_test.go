@@ -35,3 +35,18 @@ func TestCodeOfFSErrors(t *testing.T) {
 		}
 	}
 }
+
+// nilCause is an error whose Unwrap gives nil, as net.DNSError's can.
+type nilCause struct{}
+
+func (nilCause) Error() string { return "no cause" }
+func (nilCause) Unwrap() error { return nil }
+
+func TestCodeOfErrorWithoutCause(t *testing.T) {
+	if got := Code(nilCause{}); got != ErrGeneric {
+		t.Errorf("Code of an error unwrapping to nil = %v, want ErrGeneric", got)
+	}
+	if got := Code(nil); got != 0 {
+		t.Errorf("Code(nil) = %v", got)
+	}
+}

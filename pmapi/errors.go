@@ -191,7 +191,7 @@ func Code(err error) Errno {
 		}
 		err = u.Unwrap()
 	}
-	if err == nil {
+	if orig == nil {
 		return 0
 	}
 	return fsCode(orig)
