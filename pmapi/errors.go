@@ -177,22 +177,21 @@ func (e Errno) Symbol() string { return errTable[e].symbol }
 // ErrPermission and ErrExist, or ErrGeneric for any other error. It looks
 // through wrapped errors.
 func Code(err error) Errno {
-	orig := err
-	for err != nil {
-		switch e := err.(type) {
+	if err == nil {
+		return 0
+	}
+	for e := err; e != nil; {
+		switch v := e.(type) {
 		case Errno:
-			return e
+			return v
 		case syscall.Errno:
-			return Errno(-int32(e))
+			return Errno(-int32(v))
 		}
-		u, ok := err.(interface{ Unwrap() error })
+		u, ok := e.(interface{ Unwrap() error })
 		if !ok {
 			break
 		}
-		err = u.Unwrap()
+		e = u.Unwrap()
 	}
-	if orig == nil {
-		return 0
-	}
-	return fsCode(orig)
+	return fsCode(err)
 }
