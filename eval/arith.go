@@ -320,7 +320,7 @@ func unaryTruth(f func(Truth) Truth, single bool) func(*Node) {
 	}
 }
 
-func neg(v float64) float64 { return -v }
+func neg(v float64) float64  { return -v }
 func same(v float64) float64 { return v }
 
 // rate returns the evaluator of the rate operator: the change between the

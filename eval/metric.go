@@ -23,11 +23,11 @@ type Metric struct {
 	inames   []string // instance names (as named in the rule when specinst > 0)
 	iids     []int32  // instance identifiers
 
-	stamp float64          // timestamp of the values in vset
-	vset  *pmapi.ValueSet  // values delivered by the latest fetch, sorted by instance
-	stomp float64          // timestamp of the previous values of a counter
-	vals  []float64        // previous raw values of a counter, per instance
-	node  *Node            // the fetch node reading this metric
+	stamp float64         // timestamp of the values in vset
+	vset  *pmapi.ValueSet // values delivered by the latest fetch, sorted by instance
+	stomp float64         // timestamp of the previous values of a counter
+	vals  []float64       // previous raw values of a counter, per instance
+	node  *Node           // the fetch node reading this metric
 	names func(pmapi.InDom, int32) (string, error)
 
 	// state of initialisation: see Initialised and Waiting.
