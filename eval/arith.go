@@ -102,40 +102,33 @@ func (x *Node) newestTruths() []Truth {
 	return x.truths(0)
 }
 
-// arithmetic returns the evaluator of a binary arithmetic operator.
-func arithmetic(f func(a, b float64) float64, ar arity) func(*Node) {
+// numBinary returns the evaluator of a binary operator over numbers:
+// arithmetic (out writes numbers) or a comparison (out writes truths).
+func numBinary[O any](out func(*Node) []O, f func(a, b float64) O, ar arity) func(*Node) {
 	return func(x *Node) {
 		if !binaryReady(x, ar) {
 			return
 		}
 		v1, v2 := x.Arg1.newestNums(), x.Arg2.newestNums()
-		out := x.newestNums()
-		n := min(x.count(ar), len(out))
+		dst := out(x)
+		n := min(x.count(ar), len(dst))
 		s1, s2 := ar.first(), ar.second()
 		for i := 0; i < n; i++ {
-			out[i] = f(numAt(v1, s1, i), numAt(v2, s2, i))
+			dst[i] = f(numAt(v1, s1, i), numAt(v2, s2, i))
 		}
 		x.stamp[0] = newerStamp(x.Arg1, x.Arg2)
 		x.valid++
 	}
 }
 
+// arithmetic returns the evaluator of a binary arithmetic operator.
+func arithmetic(f func(a, b float64) float64, ar arity) func(*Node) {
+	return numBinary((*Node).newestNums, f, ar)
+}
+
 // relational returns the evaluator of a numeric comparison.
 func relational(f func(a, b float64) bool, ar arity) func(*Node) {
-	return func(x *Node) {
-		if !binaryReady(x, ar) {
-			return
-		}
-		v1, v2 := x.Arg1.newestNums(), x.Arg2.newestNums()
-		out := x.newestTruths()
-		n := min(x.count(ar), len(out))
-		s1, s2 := ar.first(), ar.second()
-		for i := 0; i < n; i++ {
-			out[i] = boolTruth(f(numAt(v1, s1, i), numAt(v2, s2, i)))
-		}
-		x.stamp[0] = newerStamp(x.Arg1, x.Arg2)
-		x.valid++
-	}
+	return numBinary((*Node).newestTruths, func(a, b float64) Truth { return boolTruth(f(a, b)) }, ar)
 }
 
 func add(a, b float64) float64 { return a + b }
@@ -273,32 +266,19 @@ func logical(both func(a, b Truth) Truth, one func(Truth) Truth, ar arity) func(
 	}
 }
 
-// unaryNum returns the evaluator of a numeric unary operator (negation,
-// instant).
-func unaryNum(f func(float64) float64, single bool) func(*Node) {
-	return func(x *Node) {
-		a := x.Arg1
-		evalArg(a)
-		x.rotate()
-		if a.valid == 0 || (!single && x.tspan <= 0) {
-			x.valid = 0
-			return
-		}
-		in, out := a.newestNums(), x.newestNums()
-		n := x.tspan
-		if single {
-			n = 1
-		}
-		for i := 0; i < n && i < len(out); i++ {
-			out[i] = f(numAt(in, false, i))
-		}
-		x.stamp[0] = a.stamp0()
-		x.valid++
+// elemAt is vals[i], or the zero value when vals is too short.
+func elemAt[T any](vals []T, i int) T {
+	if i < len(vals) {
+		return vals[i]
 	}
+	var zero T
+	return zero
 }
 
-// unaryTruth returns the evaluator of logical negation.
-func unaryTruth(f func(Truth) Truth, single bool) func(*Node) {
+// unaryOp returns the evaluator of a unary operator: negation and instant
+// over numbers, ! over truths. in and out read and write the newest
+// sample.
+func unaryOp[I, O any](in func(*Node) []I, out func(*Node) []O, f func(I) O, single bool) func(*Node) {
 	return func(x *Node) {
 		a := x.Arg1
 		evalArg(a)
@@ -307,13 +287,13 @@ func unaryTruth(f func(Truth) Truth, single bool) func(*Node) {
 			x.valid = 0
 			return
 		}
-		in, out := a.newestTruths(), x.newestTruths()
+		src, dst := in(a), out(x)
 		n := x.tspan
 		if single {
 			n = 1
 		}
-		for i := 0; i < n && i < len(out); i++ {
-			out[i] = f(truthAt(in, false, i))
+		for i := 0; i < n && i < len(dst); i++ {
+			dst[i] = f(elemAt(src, i))
 		}
 		x.stamp[0] = a.stamp0()
 		x.valid++
@@ -323,9 +303,10 @@ func unaryTruth(f func(Truth) Truth, single bool) func(*Node) {
 func neg(v float64) float64  { return -v }
 func same(v float64) float64 { return v }
 
-// rate returns the evaluator of the rate operator: the change between the
-// two newest samples of its operand over the time between them.
-func rate(single bool) func(*Node) {
+// mergeOp returns the evaluator of an operator over the two newest samples
+// of its operand (rate, rising, falling); f gets the newest value, the one
+// before and the time between them.
+func mergeOp[I, O any](sample func(*Node, int) []I, out func(*Node) []O, f func(cur, prev I, dt float64) O, single bool) func(*Node) {
 	return func(x *Node) {
 		a := x.Arg1
 		evalArg(a)
@@ -334,47 +315,35 @@ func rate(single bool) func(*Node) {
 			x.valid = 0
 			return
 		}
-		cur, prev, out := a.nums(0), a.nums(1), x.newestNums()
+		cur, prev, dst := sample(a, 0), sample(a, 1), out(x)
 		dt := a.stamp[0] - a.stamp[1]
 		n := x.tspan
 		if single {
 			n = 1
 		}
-		for i := 0; i < n && i < len(out); i++ {
-			out[i] = (numAt(cur, false, i) - numAt(prev, false, i)) / dt
+		for i := 0; i < n && i < len(dst); i++ {
+			dst[i] = f(elemAt(cur, i), elemAt(prev, i), dt)
 		}
 		x.stamp[0] = a.stamp[0]
 		x.valid++
 	}
 }
 
+// rate returns the evaluator of the rate operator: the change between the
+// two newest samples of its operand over the time between them.
+func rate(single bool) func(*Node) {
+	return mergeOp((*Node).nums, (*Node).newestNums,
+		func(c, p, dt float64) float64 { return (c - p) / dt }, single)
+}
+
 // edge returns the evaluator of rising (up) or falling: a comparison of
 // the two newest truths of its operand, as small integers.
 func edge(up bool, single bool) func(*Node) {
-	return func(x *Node) {
-		a := x.Arg1
-		evalArg(a)
-		x.rotate()
-		if a.valid < 2 || (!single && x.tspan <= 0) {
-			x.valid = 0
-			return
-		}
-		cur, prev, out := a.truths(0), a.truths(1), x.newestTruths()
-		n := x.tspan
-		if single {
-			n = 1
-		}
-		for i := 0; i < n && i < len(out); i++ {
-			c, p := truthAt(cur, false, i), truthAt(prev, false, i)
-			if up {
-				out[i] = boolTruth(c > p)
-			} else {
-				out[i] = boolTruth(c < p)
-			}
-		}
-		x.stamp[0] = a.stamp[0]
-		x.valid++
+	f := func(c, p Truth, _ float64) Truth { return boolTruth(c < p) }
+	if up {
+		f = func(c, p Truth, _ float64) Truth { return boolTruth(c > p) }
 	}
+	return mergeOp((*Node).truths, (*Node).newestTruths, f, single)
 }
 
 // delay returns the evaluator of a sample window starting after the

@@ -66,11 +66,11 @@ func chooseEval(x *Node, rt *Runtime) func(*Node) {
 	case OpRate:
 		return rate(one)
 	case OpInstant:
-		return unaryNum(same, one)
+		return unaryOp((*Node).newestNums, (*Node).newestNums, same, one)
 	case OpNeg:
-		return unaryNum(neg, one)
+		return unaryOp((*Node).newestNums, (*Node).newestNums, neg, one)
 	case OpNot:
-		return unaryTruth(Not, one)
+		return unaryOp((*Node).newestTruths, (*Node).newestTruths, Not, one)
 	case OpRise:
 		return edge(true, one)
 	case OpFall:

@@ -133,16 +133,7 @@ func fetchAll(x *Node) {
 			x.extract(m, &m.vset.Values[j], pos)
 			pos++
 		}
-		m.vset = nil
-		if dorate && x.store == storeNum {
-			end := min(pos, x.tspan)
-			if start <= end && !m.rateOf(x.nums(0)[start:end]) {
-				x.valid = 0
-			}
-		}
-		if m.stamp > stamp {
-			stamp = m.stamp
-		}
+		stamp = x.doneWith(m, dorate, start, pos, stamp)
 	}
 	x.stamp[0] = stamp
 }
@@ -175,18 +166,23 @@ func fetchSome(x *Node) {
 			x.extract(m, v, pos)
 			pos++
 		}
-		m.vset = nil
-		if dorate && x.store == storeNum {
-			end := min(pos, x.tspan)
-			if start <= end && !m.rateOf(x.nums(0)[start:end]) {
-				x.valid = 0
-			}
-		}
-		if m.stamp > stamp {
-			stamp = m.stamp
-		}
+		stamp = x.doneWith(m, dorate, start, pos, stamp)
 	}
 	x.stamp[0] = stamp
+}
+
+// doneWith finishes host m's values, at positions start to pos of the
+// newest sample: its delivered values are consumed and counters converted
+// to rates. It returns the newer of stamp and m's timestamp.
+func (x *Node) doneWith(m *Metric, dorate bool, start, pos int, stamp float64) float64 {
+	m.vset = nil
+	if dorate && x.store == storeNum {
+		end := min(pos, x.tspan)
+		if start <= end && !m.rateOf(x.nums(0)[start:end]) {
+			x.valid = 0
+		}
+	}
+	return max(stamp, m.stamp)
 }
 
 // findInst finds the value of instance id in vals.

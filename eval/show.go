@@ -440,64 +440,67 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 	if first < 0 || rule == nil {
 		return append(b, arg...)
 	}
+	if !eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
+		b = appendArg(b, arg, i, hb, x2)
+	}) {
+		return append(b, arg...)
+	}
+	return b
+}
+
+// appendArg appends arg with its %h %i %v %c replaced by the binding of
+// member i.
+func appendArg(b []byte, arg string, i int, hb hostInst, x2 *Node) []byte {
+	prev := 0
+	for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
+		b = append(b, arg[prev:at]...)
+		switch code {
+		case 'h':
+			b = appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
+		case 'i':
+			b = appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
+		case 'v':
+			b = x2.appendValue(b, i)
+		case 'c':
+			b = appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
+		}
+		prev = at + 2
+	}
+	return append(b, arg[prev:]...)
+}
+
+// appendOr appends s if ok, otherwise instead.
+func appendOr(b []byte, s string, ok bool, instead string) []byte {
+	if ok {
+		return append(b, s...)
+	}
+	return append(b, instead...)
+}
+
+// eachBinding calls f for each member of rule's binding sub-expression that
+// makes the rule true, with its host and instance and the node holding the
+// values %v stands for. It reports false when the bindings are unknown.
+func eachBinding(rule *Node, f func(i int, hb hostInst, values *Node)) bool {
 	x1 := findBindings(rule)
 	x2 := findValues(x1)
 	if x1.valid == 0 {
-		return append(b, arg...)
+		return false
 	}
 	for i := 0; i < x1.tspan; i++ {
-		if !x1.binds(i) {
-			continue
+		if x1.binds(i) {
+			f(i, lookupHostInst(x1, i), x2)
 		}
-		hb := lookupHostInst(x1, i)
-		prev := 0
-		for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
-			b = append(b, arg[prev:at]...)
-			switch code {
-			case 'h':
-				if hb.hasHost {
-					b = append(b, hb.Host...)
-				} else {
-					b = append(b, "<%h undefined>"...)
-				}
-			case 'i':
-				if hb.hasInst {
-					b = append(b, hb.Inst...)
-				} else {
-					b = append(b, "<%i undefined>"...)
-				}
-			case 'v':
-				b = x2.appendValue(b, i)
-			case 'c':
-				if hb.hasHost {
-					b = append(b, hb.Conn...)
-				} else {
-					b = append(b, "<%c undefined>"...)
-				}
-			}
-			prev = at + 2
-		}
-		b = append(b, arg[prev:]...)
 	}
-	return b
+	return true
 }
 
 // bindingsOf lists the members that make rule true, for actions that want
 // them structured.
 func bindingsOf(rule *Node) []Binding {
-	x1 := findBindings(rule)
-	x2 := findValues(x1)
-	if x1.valid == 0 {
-		return nil
-	}
 	var out []Binding
-	for i := 0; i < x1.tspan; i++ {
-		if !x1.binds(i) {
-			continue
-		}
-		hb := lookupHostInst(x1, i)
+	eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
 		out = append(out, Binding{Host: hb.Host, Conn: hb.Conn, Inst: hb.Inst,
 			Value: string(x2.appendValue(nil, i))})
-	}
+	})
 	return out
 }
