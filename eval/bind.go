@@ -166,12 +166,11 @@ func (b *Builder) matchInstances(m *Metric, insts []pmapi.Instance, retry bool) 
 }
 
 // Retry tries again to initialise a metric that was waiting for its
-// metadata, reshaping the tree above it when it succeeds. It reports
-// whether the metric is now ready (or failed for good).
-func (b *Builder) Retry(m *Metric) initResult {
-	res := b.initMetric(m, true)
-	if res != initDone {
-		return res
+// metadata, reshaping the tree above it when it succeeds. Afterwards the
+// metric is Ready, still Waiting, or a Dud.
+func (b *Builder) Retry(m *Metric) {
+	if b.initMetric(m, true) != initDone {
+		return
 	}
 	for x := m.node; x != nil; {
 		switch x.Op {
@@ -193,5 +192,4 @@ func (b *Builder) Retry(m *Metric) initResult {
 			break
 		}
 	}
-	return res
 }

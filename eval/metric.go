@@ -49,6 +49,9 @@ func (m *Metric) Ready() bool { return m.state == metricReady }
 // metric or instance not yet available).
 func (m *Metric) Waiting() bool { return m.state == metricWaiting }
 
+// Dud reports whether m failed for good (wrong type, no such instances).
+func (m *Metric) Dud() bool { return m.state == metricDud }
+
 // Deliver hands m the values of its metric from the latest fetch, with the
 // fetch's timestamp in seconds. vs must be sorted by instance number and
 // must stay unchanged until the next evaluation. As in pmie, a value set
