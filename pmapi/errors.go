@@ -164,7 +164,7 @@ func (e Errno) Error() string {
 		return info.text
 	}
 	if e < 0 && e > -errBase {
-		return syscall.Errno(-e).Error()
+		return errnoText(int32(-e))
 	}
 	return "No such PMAPI error code (" + strconv.Itoa(int(e)) + ")"
 }

@@ -1,3 +1,25 @@
 // Package pmcd is a client for the PCP protocol spoken by pmcd on TCP port
-// 44321 and its local unix socket. Its Context implements pmapi.Context.
+// 44321 and its local unix socket. Dial returns a Context, which
+// implements pmapi.Context: the PMNS (names, children with leaf status,
+// traversal, PMID to names), descriptors, instance domains, help text,
+// labels at every level, instance profiles and fetches, with pmcd's high
+// resolution results when it offers them.
+//
+// Host specifications are those of pmie -h and pmNewContext(3) (see Spec).
+// The connection handshake is PCP's native one, without TLS or SASL
+// authentication: a pmcd demanding either over TCP, and specifications
+// asking for them or for pmproxy, fail with an UnsupportedError. Over the
+// unix socket pmcd takes our credentials from the socket itself.
+//
+// Every request has a timeout (Config.Timeout, by default like libpcp's
+// PMCD_REQUEST_TIMEOUT), and replies are read through a size-limited
+// reader that refuses oversized PDUs before reading them. A connection
+// that fails is closed and later requests reconnect on libpcp's backoff
+// schedule, reporting Lost and Reconnected events for the messages pmie
+// prints (see Event).
+//
+// The wire format itself is in pmapi/pmcd/internal/pdu; pmapi/pmcd/pmcdtest
+// is a pmcd stand-in for tests. Derived metrics are not this package's
+// business (see derive), nor is choosing between pmcd and the embedded
+// collector (pmapi/local).
 package pmcd

@@ -1,0 +1,387 @@
+// Command pminfo displays information about performance metrics, as PCP
+// 6.0.3's pminfo(1) does and with the same output: names, descriptors
+// (-d), values (-f, -F, -x), PMIDs (-m, -M), help text (-t, -T), labels
+// (-l) and series identifiers (-s), from an archive (-a) or, once their
+// packages are wired in, pmcd (-h) or the embedded collector (-L).
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+const synopsis = "[options] [metricname | pmid | indom]..."
+
+// shortOpts is pminfo's getopt string.
+const shortOpts = "a:b:c:CdD:Ffh:IK:lLMmN:n:O:stTvVxzZ:?"
+
+// options is pminfo's option table, in usage order.
+var options = []pcpopt.Option{
+	pcpopt.Header("General options"),
+	{Long: "archive", HasArg: true, Short: 'a', ArgName: "FILE", Help: "metrics source is a PCP log archive"},
+	{Long: "debug", HasArg: true, Short: 'D', ArgName: "DBG"},
+	{Long: "host", HasArg: true, Short: 'h', ArgName: "HOST", Help: "metrics source is PMCD on host"},
+	{Long: "container", HasArg: true, ArgName: "NAME", Help: "specify an individual container to be queried"},
+	{Long: "local-PMDA", Short: 'L', Help: "metrics source is local connection to a PMDA"},
+	{Long: "spec-local", HasArg: true, Short: 'K', ArgName: "SPEC", Help: "optional additional PMDA spec for local connection"},
+	{Long: "namespace", HasArg: true, Short: 'n', ArgName: "FILE", Help: "use an alternative PMNS"},
+	{Long: "uniqnames", HasArg: true, Short: 'N', ArgName: "FILE", Help: "like -n but only one name allowed for each PMID"},
+	{Long: "origin", HasArg: true, Short: 'O', ArgName: "TIME", Help: "initial sample time within the time window"},
+	{Long: "timezone", HasArg: true, Short: 'Z', ArgName: "TZ", Help: "set reporting timezone"},
+	{Long: "hostzone", Short: 'z', Help: "set reporting timezone to local time of metrics source"},
+	{Long: "version", Short: 'V', Help: "display version number and exit"},
+	{Long: "help", Short: '?', Help: "show this usage message and exit"},
+	pcpopt.Header("Protocol options"),
+	{Long: "batch", HasArg: true, Short: 'b', ArgName: "N", Help: "fetch N metrics at a time for -f and -v [128]"},
+	{Long: "desc", Short: 'd', Help: "get and print metric description"},
+	{Long: "fetch", Short: 'f', Help: "fetch and print values for all instances"},
+	{Long: "fetchall", Short: 'F', Help: "fetch and print values for non-enumerable indoms"},
+	{Long: "fullindom", Short: 'I', Help: "print InDom in verbose format"},
+	{Long: "labels", Short: 'l', Help: "print InDom, metric and instance labels"},
+	{Long: "pmid", Short: 'm', Help: "print PMID"},
+	{Long: "fullpmid", Short: 'M', Help: "print PMID in verbose format"},
+	{Long: "series", Short: 's', Help: "print source, metric, instance series identifiers"},
+	{Long: "oneline", Short: 't', Help: "get and display (terse) oneline text"},
+	{Long: "helptext", Short: 'T', Help: "get and display (verbose) help text"},
+	pcpopt.Header("Metrics options"),
+	{Long: "derived", HasArg: true, Short: 'c', ArgName: "FILE", Help: "load derived metric definitions from FILE(s)"},
+	{Long: "events", Short: 'x', Help: "unpack and report on any fetched event records"},
+	{Long: "verify", Short: 'v', Help: "verify mode, be quiet and only report errors"},
+}
+
+// Sources are the ways pminfo opens a context. Archive reading is always
+// there; the live sources and derived metrics are filled in by the files
+// that wire their packages in, and stay nil until then.
+type Sources struct {
+	Archive func(name string) (pmapi.Context, error)
+	Host    func(spec string) (pmapi.Context, error) // -h (pmapi/pmcd)
+	Local   func() (pmapi.Context, error)            // -L (pmapi/local)
+	// Derived wraps a context with derived metrics (package derive): the
+	// -c files in order, and $PCP_DERIVED_CONFIG (set reports whether the
+	// variable is set at all). Problems it reports go to errw.
+	Derived func(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error)
+}
+
+// sources is what main uses; the wiring files add to it in init.
+var sources Sources
+
+// Env is everything pminfo takes from its process, so tests can run it.
+type Env struct {
+	Args    []string // including the program name
+	Environ []string
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Sources Sources
+	// LocalTZ is the zone times are shown in without -z or -Z.
+	LocalTZ *time.Location
+}
+
+func main() {
+	defer func() {
+		// a bug must not look like a clean run
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "pminfo: internal error: %v\n", r)
+			os.Exit(2)
+		}
+	}()
+	os.Exit(run(Env{
+		Args:    os.Args,
+		Environ: os.Environ(),
+		Stdout:  os.Stdout,
+		Stderr:  os.Stderr,
+		Sources: sources,
+		LocalTZ: localZone(),
+	}))
+}
+
+// localZone is the zone glibc's localtime uses: $TZ if set, else the
+// system's.
+func localZone() *time.Location {
+	if tz, ok := os.LookupEnv("TZ"); ok {
+		return pmapi.LoadTZ(tz)
+	}
+	return time.Local
+}
+
+// config is what the command line asks for.
+type config struct {
+	std       pcpopt.Standard
+	derived   []string
+	batchSize int
+
+	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
+	pOneline, pHelp, pValue, pForce, verify, events  bool
+	needContext, needPMID                            bool
+}
+
+// parseArgs reads the command line as pmGetOptions and pminfo's own loop
+// do, returning the operands.
+func parseArgs(env Env, c *config) []string {
+	prog := progName(env.Args[0])
+	c.std = pcpopt.Standard{Prog: prog}
+	c.batchSize = 128
+	c.std.Environ(env.Environ)
+	evs, operands := pcpopt.Parse(env.Args[1:], shortOpts, options)
+	for _, ev := range evs {
+		// pminfo claims -s, -t and -T before the standard options see them
+		if ev.Err != "" || (ev.Short != 's' && ev.Short != 't' && ev.Short != 'T') {
+			if c.std.Apply(ev) {
+				continue
+			}
+		}
+		switch ev.Short {
+		case 'b':
+			n, ok := strtol(ev.Arg)
+			if !ok {
+				c.std.Fail("-b requires numeric argument")
+				break
+			}
+			c.batchSize = n
+		case 'c':
+			c.derived = append(c.derived, ev.Arg)
+		case 'd':
+			c.pDesc, c.needContext, c.needPMID = true, true, true
+		case 'F':
+			c.pForce, c.pValue, c.needContext, c.needPMID = true, true, true, true
+		case 'f':
+			c.pValue, c.needContext, c.needPMID = true, true, true
+		case 'l':
+			c.pLabel, c.needContext, c.needPMID = true, true, true
+		case 'M':
+			c.pFullMid, c.pMid, c.needPMID = true, true, true
+		case 'I':
+			c.pFullIID, c.pDesc, c.needContext, c.needPMID = true, true, true, true
+		case 'm':
+			c.pMid, c.needPMID = true, true
+		case 's':
+			c.pSeries, c.needContext, c.needPMID = true, true, true
+		case 't':
+			c.pOneline, c.needContext, c.needPMID = true, true, true
+		case 'T':
+			c.pHelp, c.needContext, c.needPMID = true, true, true
+		case 'v':
+			c.verify, c.needContext, c.needPMID = true, true, true
+		case 'x':
+			c.events, c.pValue, c.needContext, c.needPMID = true, true, true, true
+		}
+	}
+	c.std.End()
+	return operands
+}
+
+// strtol reads s as strtol(3) does and reports whether all of it was
+// read (an empty string reads as 0).
+func strtol(s string) (int, bool) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j { // nothing converted: strtol stops at the start
+		return 0, s == ""
+	}
+	if k != len(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s[i:k], 10, 64)
+	if err != nil { // out of range: strtol gives LONG_MAX or LONG_MIN
+		n = math.MaxInt64
+		if s[j-1] == '-' && j > i {
+			n = math.MinInt64
+		}
+	}
+	return int(max(min(n, math.MaxInt32), math.MinInt32)), true
+}
+
+// progName is the basename of argv[0], as pmSetProgname keeps it.
+func progName(arg0 string) string {
+	if i := strings.LastIndexByte(arg0, '/'); i >= 0 {
+		return arg0[i+1:]
+	}
+	return arg0
+}
+
+func run(env Env) int {
+	var c config
+	operands := parseArgs(env, &c)
+	stdout := bufio.NewWriter(env.Stdout)
+	defer stdout.Flush()
+	prog := c.std.Prog
+	flushMsgs := func() {
+		for _, m := range c.std.Msgs {
+			io.WriteString(env.Stderr, m)
+		}
+		c.std.Msgs = nil
+	}
+	if c.std.Errors > 0 || c.std.Exit {
+		flushMsgs()
+		if c.std.Exit {
+			return 0
+		}
+		io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
+		return 1
+	}
+
+	if c.std.Context != 0 {
+		c.needContext = true
+	}
+	if c.std.Context == pmapi.SourceArchive {
+		// one metric per batch, each fetched from the start of the window
+		c.batchSize = 1
+	}
+	if c.verify {
+		c.pDesc, c.pMid, c.pFullMid, c.pHelp, c.pOneline = false, false, false, false, false
+		c.pValue, c.pForce, c.pLabel = false, false, false
+	}
+	if c.std.Namespace == "" {
+		c.needContext = true // the namespace comes from the source
+	}
+
+	p := &pminfo{cfg: &c, prog: prog, out: stdout, errw: env.Stderr, loc: env.LocalTZ,
+		insts: newInstCache(), labels: newLabelCache()}
+	if p.loc == nil {
+		p.loc = time.Local
+	}
+	if c.needContext {
+		if status, ok := p.open(env, flushMsgs); !ok {
+			return status
+		}
+		defer p.ctx.Close()
+	}
+	return p.walk(operands)
+}
+
+// open makes the context pminfo reads, as pmNewContext and then
+// pmGetContextOptions do. It returns false and the exit status on failure.
+func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
+	c := p.cfg
+	var (
+		ctx    pmapi.Context
+		err    error
+		source string
+	)
+	src := env.Sources
+	switch c.std.Context {
+	case pmapi.SourceArchive:
+		source = c.std.Archives[0]
+		err = errNoSource
+		if src.Archive != nil {
+			ctx, err = src.Archive(source)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, source, errText(err))
+			return 1, false
+		}
+	case pmapi.SourceLocal:
+		err = errNoSource
+		if src.Local != nil {
+			ctx, err = src.Local()
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: Cannot make standalone connection on localhost: %s\n", p.prog, errText(err))
+			return 1, false
+		}
+	default:
+		source = "local:"
+		if c.std.Context == pmapi.SourceHost {
+			source = c.std.Hosts[0]
+		}
+		c.std.Context = pmapi.SourceHost
+		err = errNoSource
+		if src.Host != nil {
+			ctx, err = src.Host(source)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, source, errText(err))
+			return 1, false
+		}
+	}
+	if src.Derived != nil {
+		dctx, derr := src.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"), hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
+		if derr == nil {
+			ctx = dctx
+		}
+	}
+	p.ctx = ctx
+	if c.std.Context == pmapi.SourceArchive {
+		p.seeker, _ = ctx.(pmapi.Seeker)
+		if !p.contextOptions() {
+			flushMsgs()
+			p.out.Flush()
+			return 1, false
+		}
+	}
+	return 0, true
+}
+
+// errNoSource is the error for a source whose package is not wired in.
+var errNoSource = pmapi.ErrNYI
+
+// contextOptions is pmGetContextOptions for an archive: the timezone (and
+// its note on stdout) and the time window, which gives the origin every
+// fetch starts from.
+func (p *pminfo) contextOptions() bool {
+	std := &p.cfg.std
+	switch {
+	case std.HostZone:
+		src := p.ctx.Source()
+		p.loc = pmapi.LoadTZ(src.TZ)
+		fmt.Fprintf(p.out, "Note: timezone set to local timezone of host \"%s\" from archive\n\n", src.Host)
+	case std.HasTZ:
+		p.loc = pmapi.LoadTZ(std.TZ)
+		fmt.Fprintf(p.out, "Note: timezone set to \"TZ=%s\"\n\n", std.TZ)
+	}
+	if std.Start == "" && std.Finish == "" && std.Align == "" && std.Origin == "" {
+		return true
+	}
+	var first, last pmapi.Time
+	if p.seeker != nil {
+		first, last = p.seeker.Bounds()
+	}
+	w, ok, err := pmapi.ParseTimeWindow(std.Start, std.Finish, std.Align, std.Origin, first, last, p.loc)
+	if !ok {
+		std.Fail("invalid time window.\n" + err.Error())
+		return false
+	}
+	p.origin = w.Origin
+	return true
+}
+
+func lookupEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func hasEnv(environ []string, name string) bool {
+	for _, kv := range environ {
+		if kv == name || strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// errText is pmErrStr of err.
+func errText(err error) string {
+	return pmapi.Code(err).Error()
+}

@@ -1,0 +1,443 @@
+package derive
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Context is a pmapi.Context with derived metrics: the global ones of a
+// Registry and its own (Add), in its namespace, metadata and fetches, as
+// libpcp gives every context its derived metrics.
+type Context struct {
+	inner pmapi.Context
+	reg   *Registry
+	seen  int // how many of reg's definitions this context has
+
+	metrics []*metric // globals in registration order, then per-context ones
+	byPMID  map[pmapi.PMID]*metric
+	diags   []Diagnostic
+	lastLoc pmapi.PMID // the last per-context PMID given out
+
+	onBind func([]Diagnostic)
+
+	slots slotTable
+	frame frame
+	secs  secondsCache
+	fetch fetchPlan
+	res   pmapi.Result // the inner context's answer
+}
+
+// metric is one derived metric of a context.
+type metric struct {
+	def    *def
+	local  bool
+	masked bool // a per-context metric of the same name hides it
+	// checked is set once the metric has been checked; tree is then its
+	// typed tree, or nil when it cannot be used.
+	checked bool
+	tree    *node
+	diags   []Diagnostic
+	// bound is libpcp's DM_BIND: the context has looked at the metric's
+	// metadata (which hides a failed metric from the namespace).
+	bound    bool
+	checking bool // being checked: a use of it now is a cycle
+	prog     *program
+}
+
+// Wrap gives ctx the derived metrics of reg (and those registered there
+// later), checking each against ctx's metrics as a new libpcp context
+// does. It returns the problems found: semantic errors, and operands ctx
+// does not have. Metrics with problems stay in the namespace but have no
+// descriptor or values, as in libpcp.
+//
+// The returned context implements pmapi.Seeker when ctx does.
+func Wrap(ctx pmapi.Context, reg *Registry) (pmapi.Context, []Diagnostic) {
+	c := &Context{inner: ctx, reg: reg, byPMID: map[pmapi.PMID]*metric{}}
+	c.frame.insts = c
+	c.frame.secs = &c.secs
+	c.refresh()
+	diags := c.checkAll()
+	if s, ok := ctx.(pmapi.Seeker); ok {
+		return &seekContext{c, s}, diags
+	}
+	return c, diags
+}
+
+// seekContext is a Context over a context that can be positioned in time.
+type seekContext struct {
+	*Context
+	seeker pmapi.Seeker
+}
+
+// SetMode is pmSetMode on the underlying context.
+func (s *seekContext) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration) error {
+	return s.seeker.SetMode(mode, t, delta)
+}
+
+// Bounds is the underlying context's time span.
+func (s *seekContext) Bounds() (start, end pmapi.Time) { return s.seeker.Bounds() }
+
+// Derived returns the derived-metric layer of a context made by Wrap.
+func Derived(ctx pmapi.Context) (*Context, bool) {
+	switch c := ctx.(type) {
+	case *Context:
+		return c, true
+	case *seekContext:
+		return c.Context, true
+	}
+	return nil, false
+}
+
+// refresh takes in global metrics registered since the last look.
+func (c *Context) refresh() {
+	if c.reg == nil || c.reg.count() == c.seen {
+		return
+	}
+	defs := c.reg.snapshot(c.seen)
+	c.seen += len(defs)
+	var fresh []*metric
+	for _, d := range defs {
+		m := &metric{def: d}
+		for _, o := range c.metrics {
+			if o.local && o.def.name == d.name {
+				m.masked = true
+			}
+		}
+		fresh = append(fresh, m)
+	}
+	// globals come before per-context metrics, as in libpcp's list
+	n := 0
+	for n < len(c.metrics) && !c.metrics[n].local {
+		n++
+	}
+	c.metrics = append(c.metrics[:n:n], append(fresh, c.metrics[n:]...)...)
+	for _, m := range fresh {
+		c.byPMID[m.def.pmid] = m
+	}
+}
+
+// checkAll checks every metric not yet checked, returning their problems.
+func (c *Context) checkAll() []Diagnostic {
+	var out []Diagnostic
+	for _, m := range c.metrics {
+		if !m.checked && !m.masked {
+			c.checkMetric(m)
+			out = append(out, m.diags...)
+		}
+	}
+	c.diags = append(c.diags, out...)
+	return out
+}
+
+// Diagnostics returns every problem found with this context's derived
+// metrics so far.
+func (c *Context) Diagnostics() []Diagnostic {
+	c.refresh()
+	c.checkAll()
+	return c.diags
+}
+
+// checkMetric checks m once.
+func (c *Context) checkMetric(m *metric) {
+	if m.checked {
+		return
+	}
+	if !m.def.anon {
+		if id, err := c.inner.LookupName(m.def.name); err == nil && !IsDerived(id) {
+			m.checked = true
+			m.diags = []Diagnostic{m.def.shadowedWarning(id)}
+			return
+		}
+	}
+	m.checking = true
+	m.tree, m.diags = check(m.def, c)
+	m.checking = false
+	m.checked = true
+}
+
+// cycleErr is the error operand gives for a derived metric that is being
+// checked already.
+type cycleErr struct{ path []string }
+
+func (e cycleErr) Error() string { return "cycle: " + strings.Join(e.path, " -> ") }
+
+// operand implements binder: a metric of the inner context, else (beyond
+// libpcp 6.0.3, which refuses these) another derived metric.
+func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
+	id, err := c.inner.LookupName(name)
+	if err == nil && !IsDerived(id) {
+		desc, err := c.inner.LookupDesc(id)
+		return id, desc, nil, err
+	}
+	m := c.visible(name)
+	if m == nil {
+		if err == nil {
+			err = pmapi.ErrName
+		}
+		return pmapi.PMIDNull, pmapi.Desc{}, nil, err
+	}
+	if m.checking {
+		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{c.cyclePath(m)}
+	}
+	c.checkMetric(m)
+	if m.tree == nil {
+		if len(m.diags) > 0 && m.diags[0].Kind == KindCycle {
+			return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{strings.Split(strings.TrimPrefix(m.diags[0].Msg, "derived metrics used in a cycle: "), " -> ")}
+		}
+		return pmapi.PMIDNull, pmapi.Desc{}, nil, pmapi.ErrBadDerive
+	}
+	return m.def.pmid, m.tree.desc, m.tree, nil
+}
+
+// cyclePath names the metrics being checked, from m round to m again.
+func (c *Context) cyclePath(m *metric) []string {
+	var path []string
+	for _, o := range c.checkStack() {
+		if o == m || len(path) > 0 {
+			path = append(path, o.def.name)
+		}
+	}
+	return append(path, m.def.name)
+}
+
+// checkStack lists the metrics being checked, outermost first.
+func (c *Context) checkStack() []*metric {
+	var out []*metric
+	for _, m := range c.metrics {
+		if m.checking {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// visible is the derived metric called name that the context shows.
+func (c *Context) visible(name string) *metric {
+	for i := len(c.metrics) - 1; i >= 0; i-- {
+		if m := c.metrics[i]; !m.masked && m.def.name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// bind is libpcp's __dmbind: the context looks at m's metadata.
+func (c *Context) bind(m *metric) {
+	c.checkMetric(m)
+	if !m.bound && c.onBind != nil && len(m.diags) > 0 {
+		c.onBind(m.diags)
+	}
+	m.bound = true
+}
+
+// OnBind asks for fn to be told of a derived metric's problems when the
+// context first uses it (looks up its descriptor or fetches it), which is
+// when libpcp reports them. Wrap's result has them all at once.
+func (c *Context) OnBind(fn func([]Diagnostic)) { c.onBind = fn }
+
+// Source is the inner context's.
+func (c *Context) Source() pmapi.Source { return c.inner.Source() }
+
+// Close closes the inner context.
+func (c *Context) Close() error { return c.inner.Close() }
+
+// InDom is the inner context's.
+func (c *Context) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) { return c.inner.InDom(indom) }
+
+// Labels is the inner context's.
+func (c *Context) Labels(level pmapi.LabelFlag, id uint32) ([]pmapi.LabelSet, error) {
+	return c.inner.Labels(level, id)
+}
+
+// LookupName looks in the inner context, then among derived metrics.
+func (c *Context) LookupName(name string) (pmapi.PMID, error) {
+	id, err := c.inner.LookupName(name)
+	if err == nil {
+		return id, nil
+	}
+	c.refresh()
+	if m := c.visible(name); m != nil {
+		return m.def.pmid, nil
+	}
+	return id, err
+}
+
+// NameAll gives a derived metric's name, else asks the inner context.
+func (c *Context) NameAll(id pmapi.PMID) ([]string, error) {
+	c.refresh()
+	if m := c.byPMID[id]; m != nil && !m.masked {
+		return []string{m.def.name}, nil
+	}
+	return c.inner.NameAll(id)
+}
+
+// LookupDesc gives a derived metric's descriptor, with its PMID; a derived
+// metric that failed its checks gives pmapi.ErrBadDerive.
+func (c *Context) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
+	if !IsDerived(id) {
+		return c.inner.LookupDesc(id)
+	}
+	c.refresh()
+	m := c.byPMID[id]
+	if m == nil || m.masked {
+		return pmapi.Desc{}, pmapi.ErrPMID
+	}
+	c.bind(m)
+	if m.tree == nil {
+		return pmapi.Desc{}, pmapi.ErrBadDerive
+	}
+	d := m.tree.desc
+	d.PMID = id
+	return d, nil
+}
+
+// Text gives the help text of global derived metrics, and asks the inner
+// context about everything else.
+func (c *Context) Text(id uint32, kind pmapi.TextKind) (string, error) {
+	if kind&pmapi.TextInDom != 0 || !IsDerived(pmapi.PMID(id)) {
+		return c.inner.Text(id, kind)
+	}
+	return c.reg.text(pmapi.PMID(id), kind)
+}
+
+// Children merges the derived metrics below name into the inner context's
+// namespace, after its own children, as libpcp's pmGetChildrenStatus does.
+// A derived metric that has failed once the context looked at its
+// metadata is left out.
+func (c *Context) Children(name string) ([]pmapi.Child, error) {
+	kids, err := c.inner.Children(name)
+	c.refresh()
+	dkids, leaf, found := c.derivedChildren(name)
+	switch {
+	case found && leaf:
+		if err != nil {
+			return nil, nil
+		}
+		return kids, nil
+	case found:
+		if err != nil {
+			kids = nil
+		}
+		for _, k := range dkids {
+			if !hasChild(kids, k.Name) {
+				kids = append(kids, k)
+			}
+		}
+		return kids, nil
+	}
+	return kids, err
+}
+
+func hasChild(kids []pmapi.Child, name string) bool {
+	for _, k := range kids {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// derivedChildren is libpcp's __dmchildren: the next components of the
+// derived names below name; leaf when name is itself a derived metric.
+func (c *Context) derivedChildren(name string) (kids []pmapi.Child, leaf, found bool) {
+	for _, m := range c.metrics {
+		if m.masked || (!m.def.anon && m.bound && m.tree == nil) {
+			continue
+		}
+		full := m.def.name
+		rest := full
+		if name != "" {
+			if !strings.HasPrefix(full, name) || (len(full) > len(name) && full[len(name)] != '.') {
+				continue
+			}
+			if len(full) == len(name) {
+				return nil, true, true
+			}
+			rest = full[len(name)+1:]
+		}
+		comp, _, more := strings.Cut(rest, ".")
+		if !hasChild(kids, comp) {
+			kids = append(kids, pmapi.Child{Name: comp, Leaf: !more})
+		}
+	}
+	return kids, false, len(kids) > 0
+}
+
+// Add is pmAddDerived(3): it defines a derived metric for this context
+// only, hiding any global one of the same name, and checks it at once.
+// The error, if any, is a Diagnostic.
+func (c *Context) Add(name, expr string) error {
+	c.refresh()
+	for _, m := range c.metrics {
+		if m.local && m.def.name == name {
+			return registerError(lang.NewSource("<expr>", expr), name, expr, reasonDuplicateLocal)
+		}
+	}
+	x, d := c.reg.parse(expr)
+	if d != nil {
+		return syntaxError(d, name, expr)
+	}
+	for _, m := range c.metrics {
+		if !m.local && m.def.name == name {
+			m.masked = true
+		}
+	}
+	id := localPMID(c.lastLoc)
+	c.lastLoc = id
+	m := &metric{def: &def{name: name, pmid: id, text: expr, src: lang.NewSource("<expr>", expr), root: x}, local: true}
+	c.metrics = append(c.metrics, m)
+	c.byPMID[id] = m
+	c.bind(m)
+	c.diags = append(c.diags, m.diags...)
+	if m.tree == nil && len(m.diags) > 0 {
+		return m.diags[0]
+	}
+	return nil
+}
+
+// localPMID is the per-context PMID after last: libpcp counts down from
+// 511.2047.1023, with the top bit set.
+func localPMID(last pmapi.PMID) pmapi.PMID {
+	if last == 0 {
+		return localFlag | pmapi.NewPMID(DomainDerived, 2047, 1023)
+	}
+	if last.Item() > 1 {
+		return localFlag | pmapi.NewPMID(DomainDerived, last.Cluster(), last.Item()-1)
+	}
+	return localFlag | pmapi.NewPMID(DomainDerived, last.Cluster()-1, 1023)
+}
+
+// PCPReport renders diagnostics as libpcp reports them on standard error
+// when a context binds its derived metrics: for each metric, its first
+// semantic error, unless one of its operands is missing (which libpcp
+// does not report).
+func PCPReport(diags []Diagnostic) string {
+	var b strings.Builder
+	silent := map[string]bool{}
+	done := map[string]bool{}
+	for _, d := range diags {
+		if d.Kind == KindLookup || d.Kind == KindShadowed {
+			silent[d.Metric] = true
+		}
+	}
+	for _, d := range diags {
+		perMetric := d.Kind == KindSemantic || d.Kind == KindCycle
+		if perMetric && (silent[d.Metric] || done[d.Metric]) {
+			continue
+		}
+		if s := d.PCP(); s != "" {
+			b.WriteString(s)
+			done[d.Metric] = perMetric
+		}
+	}
+	return b.String()
+}
+
+// String describes the context, for debugging.
+func (c *Context) String() string {
+	return fmt.Sprintf("derive.Context(%d derived metrics over %v)", len(c.metrics), c.inner.Source().Name)
+}

@@ -1,0 +1,74 @@
+package pcpopt
+
+import (
+	"reflect"
+	"testing"
+)
+
+var table = []Option{
+	Header("General options"),
+	{Long: "archive", HasArg: true, Short: 'a', ArgName: "FILE", Help: "metrics source is a PCP log archive"},
+	{Long: "container", HasArg: true, ArgName: "NAME", Help: "specify a container"},
+	{Long: "desc", Short: 'd', Help: "print descriptions"},
+	{Long: "fetch", Short: 'f', Help: "fetch"},
+	{Long: "fetchall", Short: 'F', Help: "fetch all"},
+	{Long: "fullpmid", Short: 'M', Help: "full PMIDs"},
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		events   []Event
+		operands []string
+	}{
+		{[]string{"-df", "x", "-a", "arch", "y"},
+			[]Event{{Short: 'd'}, {Short: 'f'}, {Short: 'a', Arg: "arch"}}, []string{"x", "y"}},
+		{[]string{"-aarch", "--", "-d"}, []Event{{Short: 'a', Arg: "arch"}}, []string{"-d"}},
+		{[]string{"-", "--archive=a,b", "--desc"},
+			[]Event{{Short: 'a', Long: "archive", Arg: "a,b"}, {Short: 'd', Long: "desc"}}, []string{"-"}},
+		{[]string{"--arch", "x"}, []Event{{Short: 'a', Long: "archive", Arg: "x"}}, nil},
+		{[]string{"--container", "c"}, []Event{{Long: "container", Arg: "c"}}, nil},
+		{[]string{"--fetch"}, []Event{{Short: 'f', Long: "fetch"}}, nil},
+		{[]string{"-dq"}, []Event{{Short: 'd'}, {Short: '?', Err: "invalid option -- 'q'"}}, nil},
+		{[]string{"-a"}, []Event{{Short: '?', Err: "option requires an argument -- 'a'"}}, nil},
+		{[]string{"--archive"}, []Event{{Short: '?', Err: "option '--archive' requires an argument"}}, nil},
+		{[]string{"--de=1"}, []Event{{Short: '?', Err: "option '--desc' doesn't allow an argument"}}, nil},
+		{[]string{"--bogus=1"}, []Event{{Short: '?', Err: "unrecognized option '--bogus=1'"}}, nil},
+		{[]string{"--f"}, []Event{{Short: '?',
+			Err: "option '--f' is ambiguous; possibilities: '--fetch' '--fullpmid' '--fetchall'"}}, nil},
+	} {
+		evs, ops := Parse(c.args, "a:dfFM", table)
+		if !reflect.DeepEqual(evs, c.events) || !reflect.DeepEqual(ops, c.operands) {
+			t.Errorf("Parse(%q) = %+v %q, want %+v %q", c.args, evs, ops, c.events, c.operands)
+		}
+	}
+}
+
+func TestStandard(t *testing.T) {
+	var s Standard
+	s.Prog = "tool"
+	s.Environ([]string{"PCP_ARCHIVE=first", "HOME=/root", "PCP_HOSTZONE=1"})
+	for _, ev := range []Event{{Short: 'a', Arg: "second"}, {Short: 'a', Arg: "first"}, {Short: 'Z', Arg: "UTC"}} {
+		s.Apply(ev)
+	}
+	s.End()
+	if s.Archives[0] != "first,second" || s.Errors != 1 || s.Context == 0 {
+		t.Errorf("archives %q errors %d context %v", s.Archives, s.Errors, s.Context)
+	}
+	if want := []string{"tool: at most one of -Z and -z allowed\n"}; !reflect.DeepEqual(s.Msgs, want) {
+		t.Errorf("messages %q, want %q", s.Msgs, want)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	want := "Usage: tool [options]\n\nGeneral options:\n" +
+		"  -a FILE, --archive=FILE\n                        metrics source is a PCP log archive\n" +
+		"  --container=NAME      specify a container\n" +
+		"  -d, --desc            print descriptions\n" +
+		"  -f, --fetch           fetch\n" +
+		"  -F, --fetchall        fetch all\n" +
+		"  -M, --fullpmid        full PMIDs\n"
+	if got := Usage("tool", "[options]", table); got != want {
+		t.Errorf("Usage =\n%s\nwant\n%s", got, want)
+	}
+}

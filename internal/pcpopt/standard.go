@@ -1,0 +1,307 @@
+package pcpopt
+
+import (
+	"os"
+	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Version is the PCP version the tools report with -V.
+const Version = "6.0.3"
+
+// Standard holds the standard PCP options as pmGetOptions(3) collects
+// them, and the messages it would print with pmprintf.
+type Standard struct {
+	Prog string
+	// Multi allows several hosts or archives, each its own context
+	// (PM_OPTFLAG_MULTI); without it several -a make one comma list.
+	Multi bool
+
+	Archives []string
+	Hosts    []string
+	Local    bool     // -L
+	Specs    []string // -K
+	// Namespace is the -n or -N file; Uniq is set for -N.
+	Namespace string
+	Uniq      bool
+	Container string
+
+	Start, Finish, Align, Origin string // -S, -T, -A, -O ("" if not given)
+	Interval                     string // -t
+	Samples                      string // -s
+	TZ                           string // -Z
+	HasTZ                        bool   // -Z given (perhaps as "")
+	HostZone                     bool   // -z
+	Debug                        []string
+
+	Context pmapi.SourceKind // set by End: the kind of source chosen
+	Errors  int
+	Exit    bool     // -V: print Messages and exit 0
+	Msgs    []string // pmprintf output, in order
+}
+
+// Printf adds a message, as pmprintf does.
+func (s *Standard) Printf(msg string) { s.Msgs = append(s.Msgs, msg) }
+
+// Fail adds a message and counts an error.
+func (s *Standard) Fail(msg string) {
+	s.Printf(s.Prog + ": " + msg + "\n")
+	s.Errors++
+}
+
+// Environ applies the PCP_* environment defaults that pmGetOptions reads
+// before the command line (__pmStartOptions), in environment order.
+func (s *Standard) Environ(env []string) {
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		name, ok := strings.CutPrefix(name, "PCP_")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "ALIGN_TIME":
+			s.Align = value
+		case "ARCHIVE":
+			s.addArchive(value)
+		case "ARCHIVE_LIST":
+			s.addArchiveList(value)
+		case "HOST":
+			s.addHost(value)
+		case "LOCALMODE", "LOCALPMDA":
+			s.setLocal()
+		case "ORIGIN", "ORIGIN_TIME":
+			s.Origin = value
+		case "START_TIME":
+			s.Start = value
+		case "FINISH_TIME":
+			s.Finish = value
+		case "INTERVAL":
+			s.Interval = value
+		case "SAMPLES":
+			s.Samples = value
+		case "TIMEZONE":
+			s.setTZ(value)
+		case "HOSTZONE":
+			s.setHostZone()
+		case "NAMESPACE":
+			s.Namespace, s.Uniq = value, false
+		case "UNIQNAMES":
+			s.Namespace, s.Uniq = value, true
+		}
+	}
+}
+
+// Apply handles ev if it is a standard option (pmGetOptions' switch) and
+// reports whether it was. A getopt error counts as an error here.
+func (s *Standard) Apply(ev Event) bool {
+	if ev.Err != "" {
+		s.Fail(ev.Err)
+		return true
+	}
+	switch ev.Long {
+	case "archive-list":
+		s.addArchiveList(ev.Arg)
+		return true
+	case "host-list":
+		for _, h := range strings.Split(ev.Arg, ",") {
+			if h != "" {
+				s.Hosts = append(s.Hosts, h)
+			}
+		}
+		if len(s.Hosts) > 1 && !s.Multi {
+			s.Fail("too many hosts requested: " + ev.Arg)
+		}
+		return true
+	case "container":
+		s.Container = ev.Arg
+		return true
+	}
+	switch ev.Short {
+	case 'A':
+		s.Align = ev.Arg
+	case 'a':
+		s.addArchive(ev.Arg)
+	case 'D':
+		s.Debug = append(s.Debug, ev.Arg)
+	case 'h':
+		s.addHost(ev.Arg)
+	case 'K':
+		s.Specs = append(s.Specs, ev.Arg)
+	case 'L':
+		s.setLocal()
+	case 'N', 'n':
+		s.Namespace, s.Uniq = ev.Arg, ev.Short == 'N'
+	case 'O':
+		s.Origin = ev.Arg
+	case 'S':
+		s.Start = ev.Arg
+	case 's':
+		s.Samples = ev.Arg
+	case 'T':
+		s.Finish = ev.Arg
+	case 't':
+		s.Interval = ev.Arg
+	case 'V':
+		s.Exit = true
+		s.Printf(s.Prog + " version " + Version + "\n")
+	case 'Z':
+		s.setTZ(ev.Arg)
+	case 'z':
+		s.setHostZone()
+	case '?':
+		s.Errors++
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *Standard) addArchive(name string) {
+	if len(s.Hosts) > 0 {
+		s.Fail("only one host or archive allowed")
+		return
+	}
+	if s.Multi || len(s.Archives) == 0 {
+		for _, a := range s.Archives {
+			if a == name {
+				return
+			}
+		}
+		s.Archives = append(s.Archives, name)
+		return
+	}
+	// one context: a comma list, without repeats
+	for _, a := range strings.Split(s.Archives[0], ",") {
+		if a == name {
+			return
+		}
+	}
+	s.Archives[0] += "," + name
+}
+
+func (s *Standard) addArchiveList(list string) {
+	if len(s.Hosts) > 0 {
+		s.Fail("only one of hosts or archives allowed")
+		return
+	}
+	if !s.Multi {
+		s.addArchive(list)
+		return
+	}
+	for _, a := range strings.Split(list, ",") {
+		if a != "" {
+			s.addArchive(a)
+		}
+	}
+}
+
+func (s *Standard) addHost(host string) {
+	switch {
+	case len(s.Hosts) > 0 && !s.Multi:
+		s.Fail("too many hosts requested: " + host)
+	case len(s.Archives) > 0:
+		s.Fail("only one host or archive allowed")
+	default:
+		s.Hosts = append(s.Hosts, host)
+	}
+}
+
+func (s *Standard) setLocal() {
+	s.Local = true
+}
+
+func (s *Standard) setTZ(tz string) {
+	if s.HostZone {
+		s.Fail("at most one of -Z and -z allowed")
+		return
+	}
+	s.TZ, s.HasTZ = tz, true
+}
+
+func (s *Standard) setHostZone() {
+	if s.HasTZ {
+		s.Fail("at most one of -Z and -z allowed")
+		return
+	}
+	s.HostZone = true
+}
+
+// End chooses the kind of source once all options are read
+// (__pmEndOptions): -L, else hosts, else archives, else (with -O) the
+// local host's pmlogger archives; and checks the options that need a
+// source.
+func (s *Standard) End() {
+	switch {
+	case s.Local:
+		s.Context = pmapi.SourceLocal
+	case len(s.Hosts) > 0 && len(s.Archives) == 0:
+		s.Context = pmapi.SourceHost
+	case len(s.Archives) > 0 && len(s.Hosts) == 0:
+		s.Context = pmapi.SourceArchive
+	case s.Origin != "":
+		s.Context = pmapi.SourceArchive
+		s.Archives = append(s.Archives, defaultArchiveDir())
+	}
+	if (s.Start != "" || s.Align != "" || s.Origin != "") && s.Context != pmapi.SourceArchive {
+		s.Fail("time window options are supported for archives only")
+	}
+	if s.HostZone && s.Context != pmapi.SourceArchive && s.Context != pmapi.SourceHost {
+		s.Fail("use of timezone from metric source requires a source")
+	}
+}
+
+// defaultArchiveDir is where pmlogger keeps the local host's archives,
+// which -O alone refers to.
+func defaultArchiveDir() string {
+	dir := os.Getenv("PCP_ARCHIVE_DIR")
+	if dir == "" {
+		dir = "/var/log/pcp/pmlogger"
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	return dir + "/" + host
+}
+
+// Usage is pmUsageMessage's text: the usage line, then each documented
+// option of table with its help, aligned at column 24.
+func Usage(prog, synopsis string, table []Option) string {
+	var b strings.Builder
+	b.WriteString("Usage: " + prog + " " + synopsis + "\n")
+	for _, o := range table {
+		if o.Help == "" {
+			continue
+		}
+		if o.Header {
+			b.WriteString("\n" + o.Help + ":\n")
+			continue
+		}
+		arg := o.ArgName
+		if arg == "" {
+			arg = "?"
+		}
+		var line string
+		switch {
+		case o.Long != "" && o.Short != 0 && o.HasArg:
+			line = "  -" + string(o.Short) + " " + arg + ", --" + o.Long + "=" + arg
+		case o.Long != "" && o.Short != 0:
+			line = "  -" + string(o.Short) + ", --" + o.Long
+		case o.Long != "" && o.HasArg:
+			line = "  --" + o.Long + "=" + arg
+		case o.Long != "":
+			line = "  --" + o.Long
+		case o.HasArg:
+			line = "  -" + string(o.Short) + " " + arg
+		default:
+			line = "  -" + string(o.Short)
+		}
+		if len(line) < 24 {
+			b.WriteString(line + strings.Repeat(" ", 24-len(line)) + o.Help + "\n")
+		} else {
+			b.WriteString(line + "\n" + strings.Repeat(" ", 24) + o.Help + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,205 @@
+package lang
+
+// Nodes only pmie rules have, and the statements of a rule file.
+
+// Scale is a pmie scale factor such as "Kbyte / sec" after a number. The
+// dimensions and scales are what pmie's grammar builds from the words: a
+// word sets its dimension to 1 (or to the power after ^), a word after "/"
+// sets it to minus that, and a later word of the same dimension replaces an
+// earlier one. Scales are PCP's codes: space 0=byte .. 4=Tbyte, time
+// 0=nsec 1=usec 2=msec 3=sec 4=min 5=hour, count a power of ten (0, 3, 6).
+type Scale struct {
+	Loc
+	Terms []ScaleTerm
+
+	DimSpace, DimTime, DimCount       int
+	ScaleSpace, ScaleTime, ScaleCount int
+}
+
+// ScaleTerm is one word of a scale factor.
+type ScaleTerm struct {
+	Word  string // as written, e.g. "Kbytes"
+	Per   bool   // written after "/"
+	Power int    // the N of word^N; 0 when there is no ^
+}
+
+// Var is a pmie $name reference that the scanner turned into a value: a
+// numeric or boolean macro, or one of the reserved macros ($delta,
+// $minute, $hour, $day, $month, $year, $day_of_week), whose Value is nil.
+// (String-valued macros are expanded as text instead and leave no Var.)
+type Var struct {
+	Loc
+	Name  string
+	Value Expr // the macro's value: a constant expression
+}
+
+// Bool is pmie's true or false.
+type Bool struct {
+	Loc
+	Value bool
+}
+
+// Domain is the dimension a pmie quantifier or aggregate works along.
+type Domain uint8
+
+// The domains.
+const (
+	DomInst   Domain = iota // _inst
+	DomHost                 // _host
+	DomSample               // _sample
+)
+
+var domainNames = [...]string{"inst", "host", "sample"}
+
+func (d Domain) String() string { return domainNames[d] }
+
+// QuantKind is the kind of a pmie quantifier.
+type QuantKind uint8
+
+// The quantifiers.
+const (
+	QuantSome    QuantKind = iota // some_
+	QuantAll                      // all_
+	QuantPercent                  // N%_
+)
+
+// Quant is a pmie quantifier over a boolean expression: some_inst X,
+// all_host X, 75%_sample X. Percent is N for N%_ (as written, not divided
+// by 100).
+type Quant struct {
+	Loc
+	Kind    QuantKind
+	Dom     Domain
+	Percent float64
+	X       Expr
+}
+
+// AggrKind is the kind of a pmie aggregate.
+type AggrKind uint8
+
+// The aggregates.
+const (
+	AggrSum AggrKind = iota
+	AggrAvg
+	AggrMax
+	AggrMin
+	AggrCount // count_ counts the true members of a boolean expression
+)
+
+var aggrNames = [...]string{"sum", "avg", "max", "min", "count"}
+
+func (k AggrKind) String() string { return aggrNames[k] }
+
+// Aggr is a pmie aggregate: sum_inst X, avg_sample X, count_host X.
+type Aggr struct {
+	Loc
+	Kind AggrKind
+	Dom  Domain
+	X    Expr
+}
+
+// ActionKind is the kind of a pmie action.
+type ActionKind uint8
+
+// The actions.
+const (
+	ActShell ActionKind = iota
+	ActAlarm
+	ActSyslog
+	ActPrint
+	ActStomp
+)
+
+var actionNames = [...]string{"shell", "alarm", "syslog", "print", "stomp"}
+
+func (k ActionKind) String() string { return actionNames[k] }
+
+// Action is one pmie action: print "text" "more", shell 5 min "cmd", ...
+// Holdoff is the optional suppression time before the arguments (a number
+// with an optional scale), nil when absent. Actions are joined by Binary
+// nodes with OpSeq (&) and OpAlt (|), and may be parenthesised.
+type Action struct {
+	Loc
+	Kind    ActionKind
+	Holdoff *Number
+	Args    []*String
+}
+
+// Rule is Cond -> Action.
+type Rule struct {
+	Loc
+	Cond   Expr
+	Action Expr // *Action, or *Binary (OpSeq/OpAlt) or *Paren of those
+}
+
+// Ruleset is "ruleset R1 else R2 ... [unknown -> A] [otherwise -> B]". The
+// rules are tried in order; Unknown and Otherwise are nil when absent.
+type Ruleset struct {
+	Loc
+	Rules     []*Rule
+	Unknown   Expr
+	Otherwise Expr
+}
+
+func (*Scale) node()   {}
+func (*Var) node()     {}
+func (*Bool) node()    {}
+func (*Quant) node()   {}
+func (*Aggr) node()    {}
+func (*Action) node()  {}
+func (*Rule) node()    {}
+func (*Ruleset) node() {}
+
+func (*Var) expr()     {}
+func (*Bool) expr()    {}
+func (*Quant) expr()   {}
+func (*Aggr) expr()    {}
+func (*Action) expr()  {}
+func (*Rule) expr()    {}
+func (*Ruleset) expr() {}
+
+// StmtKind says what a pmie statement does.
+type StmtKind uint8
+
+// The kinds of statement.
+const (
+	// StmtMacro defines a macro: "name = constexpr;" where the expression
+	// is a constant (a string, a number with optional scale, true or false,
+	// or operators over those, which pmie folds).
+	StmtMacro StmtKind = iota
+	// StmtDelta sets the sample interval for later statements: "delta = N unit;".
+	StmtDelta
+	// StmtExpr is an expression to evaluate, named or not.
+	StmtExpr
+	// StmtRule is a rule, Cond -> Action; X is a *Rule.
+	StmtRule
+	// StmtRuleset is a ruleset; X is a *Ruleset.
+	StmtRuleset
+	// StmtAction is a bare action with no condition (it always fires).
+	StmtAction
+)
+
+var stmtNames = [...]string{"macro", "delta", "expr", "rule", "ruleset", "action"}
+
+func (k StmtKind) String() string { return stmtNames[k] }
+
+// Stmt is one semicolon-terminated statement of a pmie rule file.
+type Stmt struct {
+	Loc
+	Kind     StmtKind
+	Name     string // "" when the statement is not named
+	NameSpan Span
+	X        Expr
+}
+
+func (*Stmt) node() {}
+
+// File is a parsed pmie rule file: its statements in order, the macros in
+// force at the end, and the diagnostics. Statements with syntax errors are
+// left out, as pmie leaves them out.
+type File struct {
+	Src    *Source
+	Stmts  []*Stmt
+	Macros map[string]*Stmt
+	Diags  Diagnostics
+}

@@ -1,0 +1,16 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGrammarEBNF keeps a golden copy of the grammars' EBNF, so every
+// grammar change shows up as a diff (go test -update rewrites it).
+func TestGrammarEBNF(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("// Derived-metric expressions (pmRegisterDerived(3)).\n")
+	b.WriteString("// Generated from lang's participle grammar; do not edit.\n\n")
+	b.WriteString(derivedParser().String() + "\n")
+	checkGolden(t, goldenPath("grammar.ebnf"), b.String())
+}

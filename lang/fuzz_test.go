@@ -1,0 +1,55 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseDerived: the parser never panics (a recovered panic shows as an
+// internal error), and what it accepts prints and parses back to the same
+// tree.
+func FuzzParseDerived(f *testing.F) {
+	for _, s := range readCases(f) {
+		f.Add(s)
+	}
+	for i, c := range readPCPCases(f) {
+		if i%5 == 0 {
+			f.Add(c.Expr)
+		}
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		x, d := (&DerivedParser{Check: testChecker}).Parse(expr)
+		if d != nil {
+			if strings.HasPrefix(d.Msg, "internal error") {
+				t.Fatalf("%q: %v", expr, d)
+			}
+			_ = d.Error()
+			_ = PCPRegisterError("f", expr, d)
+			return
+		}
+		out := FormatDerived(x)
+		y, d := new(DerivedParser).Parse(out)
+		if d != nil {
+			t.Fatalf("%q printed as %q, which does not parse: %v", expr, out, d)
+		}
+		if a, b := shape(x), shape(y); a != b {
+			t.Fatalf("%q printed as %q changes the tree:\n%s\n%s", expr, out, a, b)
+		}
+	})
+}
+
+// FuzzDerivedConfig: reading and parsing any configuration file is safe.
+func FuzzDerivedConfig(f *testing.F) {
+	for _, name := range []string{"basic", "attrs", "more"} {
+		f.Add(readFile(f, goldenPath("derive", "config", name+".conf")))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cfg, ds := ParseDerivedConfig("fuzz.conf", text, testChecker)
+		for _, d := range ds {
+			if strings.HasPrefix(d.Msg, "internal error") {
+				t.Fatalf("%q: %v", text, d)
+			}
+		}
+		_ = registerAll(cfg)
+	})
+}

@@ -1,0 +1,134 @@
+package archive
+
+import (
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// updateBounds narrows the bounds of every metric-instance asked for so
+// far with record rc (libpcp's update_bounds). mark says how a <mark>
+// counts; done, if not nil, counts the searched-for instances this
+// record bounds; seenMark is set if a <mark> is taken as a bound in the
+// direction opposite to the search.
+func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenMark *bool) error {
+	tThis := rc.t
+	if rc.mark {
+		if mark != markNone {
+			c.markBounds(tReq, tThis, mark, done, seenMark)
+		}
+		return nil
+	}
+	v := rc.vol
+	if err := v.checkRecord(rc.at.r); err != nil {
+		return err
+	}
+	p := v.payload(rc.at.r)
+	b := p[recHeaderLen(v.f.label.Version):]
+	metrics := c.interp.metrics
+	for k := int32(0); k < v.recs[rc.at.r].nsets; k++ {
+		var s rawSet
+		s, b = nextSet(b)
+		m := metrics[s.pmid]
+		if m == nil {
+			continue
+		}
+		if s.numval > 0 {
+			if m.valfmt == -1 {
+				if !valfmtFits(m.desc.Type, m.known, s.valfmt) {
+					return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format %d does not suit type %s", s.pmid, s.valfmt, m.desc.Type)
+				}
+				m.valfmt = s.valfmt
+			} else if m.valfmt != s.valfmt {
+				return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
+			}
+		}
+		for i := 0; i < int(s.numval); i++ {
+			ic := m.lookupInst(i, s.inst(i))
+			if ic == nil {
+				continue
+			}
+			val := rawValue{lval: s.lval(i)}
+			if m.valfmt != valInsitu {
+				_, val.blk = block(p, val.lval)
+			}
+			ic.bound(tReq, tThis, val, mark, done)
+		}
+	}
+	return nil
+}
+
+// valfmtFits reports whether a value format suits a metric type, as
+// libpcp checks before it interpolates.
+func valfmtFits(t pmapi.Type, known bool, valfmt int32) bool {
+	if !known {
+		t = -1
+	}
+	switch t {
+	case pmapi.Type32, pmapi.TypeU32:
+		return valfmt == valInsitu
+	case pmapi.TypeFloat:
+		return valfmt == valInsitu || valfmt == valDPTR || valfmt == valSPTR
+	}
+	return valfmt == valDPTR || valfmt == valSPTR
+}
+
+// bound takes a value at tThis as a bound of ic where it is nearer to
+// tReq than the bound it has.
+func (ic *instCtl) bound(tReq, tThis float64, val rawValue, mark int, done *int) {
+	if tThis <= tReq && (ic.tPrior > tReq || tThis >= ic.tPrior) {
+		if ic.tPrior < ic.tNext && ic.tPrior >= tReq {
+			// The old prior bound is at or after tReq: it becomes the
+			// next bound.
+			ic.tNext, ic.sNext, ic.vNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior
+		}
+		ic.tPrior, ic.sPrior, ic.vPrior = tThis, stValue, val
+		if mark == markBack && ic.search && done != nil {
+			ic.search = false
+			*done++
+			ic.sPrior |= stScanned
+		}
+	}
+	if tThis >= tReq && (ic.tNext < tReq || tThis <= ic.tNext) {
+		if ic.tPrior < ic.tNext && ic.tNext <= tReq {
+			// The old next bound is at or before tReq: it becomes the
+			// prior bound.
+			ic.tPrior, ic.sPrior, ic.vPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext
+		}
+		ic.tNext, ic.sNext, ic.vNext = tThis, stValue, val
+		if mark == markForw && ic.search && done != nil {
+			ic.search = false
+			*done++
+			ic.sNext |= stScanned
+		}
+	}
+}
+
+// markBounds takes a <mark> at tThis as a bound of every instance asked
+// for in this fetch where it is nearer than the bound it has.
+func (c *Context) markBounds(tReq, tThis float64, mark int, done *int, seenMark *bool) {
+	for ic := c.interp.want; ic != nil; ic = ic.want {
+		if tThis <= tReq && (tThis >= ic.tPrior || ic.tPrior > tReq) {
+			ic.tPrior, ic.sPrior, ic.vPrior.blk = tThis, stMark, nil
+			if mark == markBack {
+				if ic.search && done != nil {
+					ic.search = false
+					*done++
+					ic.sPrior |= stScanned
+				}
+			} else if seenMark != nil {
+				*seenMark = true
+			}
+		}
+		if tThis >= tReq && (tThis <= ic.tNext || ic.tNext < 0 || ic.tNext < tReq) {
+			ic.tNext, ic.sNext, ic.vNext.blk = tThis, stMark, nil
+			if mark == markForw {
+				if ic.search && done != nil {
+					ic.search = false
+					*done++
+					ic.sNext |= stScanned
+				}
+			} else if seenMark != nil {
+				*seenMark = true
+			}
+		}
+	}
+}

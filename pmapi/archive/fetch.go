@@ -1,0 +1,129 @@
+package archive
+
+import (
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// fetchRecord is __pmLogFetch in ModeForw or ModeBack: the next record
+// at or after (before) the current time that holds any of ids, which
+// becomes the current time. <mark> records are passed over.
+func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
+	forward := c.mode == pmapi.ModeForw
+	c.cur = c.saved
+	for {
+		rc, err := c.nextRecord(forward)
+		if err != nil {
+			c.saved = c.cur
+			return err
+		}
+		c.setOrigin(rc.time)
+		if rc.mark {
+			continue
+		}
+		if err := rc.vol.checkRecord(rc.at.r); err != nil {
+			return err
+		}
+		if c.fillFromRecord(ids, &rc, r) {
+			c.saved = c.cur
+			return nil
+		}
+	}
+}
+
+// nextRecord reads on from the current position to the first record at
+// or after (before, reading backwards) the current time, first finding
+// the position from the temporal index if reading is not serial.
+func (c *Context) nextRecord(forward bool) (rec, error) {
+	if !c.serial {
+		p, _, err := c.setTime()
+		if err != nil {
+			return rec{}, err
+		}
+		c.cur, c.saved = p, p
+		// Back up (against the direction of reading) to just past the
+		// records on the wrong side of the current time.
+		for {
+			rc, q, err := c.s.read(c.cur, !forward)
+			if err != nil {
+				break
+			}
+			c.cur = q
+			d := c.sinceOrigin(rc.time)
+			if (forward && d < 0) || (!forward && d > 0) || d == 0 {
+				break
+			}
+			c.saved = c.cur
+		}
+		c.serial = true
+	}
+	for {
+		rc, q, err := c.s.read(c.cur, forward)
+		if err != nil {
+			return rec{}, err
+		}
+		c.cur = q
+		d := c.sinceOrigin(rc.time)
+		if (d < 0 && forward) || (d > 0 && !forward) {
+			continue
+		}
+		return rc, nil
+	}
+}
+
+// fillFromRecord puts the values of ids from record rc into r, in the
+// order of ids, reporting false if the record holds none of them.
+func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, r *pmapi.Result) bool {
+	p := rc.payload()
+	b := p[recHeaderLen(rc.vol.f.label.Version):]
+	nsets := int(rc.vol.recs[rc.at.r].nsets)
+	sets := make([]rawSet, nsets)
+	for k := range sets {
+		sets[k], b = nextSet(b)
+	}
+	found := false
+	r.Time = rc.time
+	growSets(r, len(ids))
+	for j, id := range ids {
+		vs := &r.Sets[j]
+		vs.PMID = id
+		for k := range sets {
+			s := &sets[k]
+			if s.pmid != id {
+				continue
+			}
+			found = true
+			if s.numval < 0 {
+				vs.Err = pmapi.Errno(s.numval)
+				break
+			}
+			t := pmapi.TypeUnknown
+			if d, ok := c.meta.descs[id]; ok {
+				t = d.Type
+			}
+			for i := 0; i < int(s.numval); i++ {
+				a, ok := atom(t, s, i, p)
+				if !ok {
+					continue
+				}
+				vs.Values = append(vs.Values, pmapi.Value{Inst: s.inst(i), Atom: a})
+			}
+			break
+		}
+	}
+	return found
+}
+
+// growSets makes r hold n empty value sets, reusing its storage.
+func growSets(r *pmapi.Result, n int) {
+	if cap(r.Sets) < n {
+		old := r.Sets[:cap(r.Sets)]
+		r.Sets = make([]pmapi.ValueSet, n)
+		for i := range old {
+			r.Sets[i].Values = old[i].Values[:0]
+		}
+	}
+	r.Sets = r.Sets[:n]
+	for i := range r.Sets {
+		r.Sets[i] = pmapi.ValueSet{Values: r.Sets[i].Values[:0]}
+	}
+}

@@ -1,0 +1,539 @@
+package archive
+
+import (
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// The interpolation engine follows libpcp's __pmLogFetchInterp closely,
+// because pmie's answers depend on its exact behaviour: which records it
+// scans, when a <mark> it passes suppresses counter values, how bounds
+// found by one fetch carry over to the next, and the arithmetic, done in
+// doubles in the same order. Each metric-instance keeps the nearest
+// record at or before the requested time (its prior bound) and at or
+// after it (its next bound); each fetch reads just enough of the archive
+// to bring those bounds up to date.
+
+// Bound states (libpcp's S_*). The first three exclude each other;
+// stScanned may be added to any of them.
+const (
+	stUndefined = 1  // no searching done yet
+	stMark      = 2  // a <mark> bounds the time
+	stValue     = 4  // a value bounds the time
+	stScanned   = 16 // the records between the time and this bound have been read
+)
+
+// How updateBounds treats a <mark> (libpcp's UPD_MARK_*).
+const (
+	markNone = iota // fine positioning: <mark>s are ignored
+	markForw        // reading forwards
+	markBack        // reading backwards
+)
+
+// rawValue is a value as the record holds it: the 32-bit word of an
+// insitu value, or the bytes of a value block.
+type rawValue struct {
+	lval uint32
+	blk  []byte
+}
+
+// instCtl is the interpolation state of one instance of one metric.
+type instCtl struct {
+	inst     int32
+	m        *metricCtl
+	want     *instCtl // next in this fetch's list of wanted instances
+	unbound  *instCtl // next in the list of those being searched for
+	search   bool
+	inResult bool
+
+	tPrior, tNext float64 // times of the bounds; -1 if none
+	sPrior, sNext int     // their states
+	vPrior, vNext rawValue
+
+	tFirst, tLast  float64 // no values before (after) this; -1 if unknown
+	tBirth, tDeath float64 // from the instance domain's history; -1 if unknown
+}
+
+// metricCtl is the interpolation state of one metric.
+type metricCtl struct {
+	desc       pmapi.Desc
+	known      bool  // the archive describes the metric
+	valfmt     int32 // value format seen in the archive, or -1
+	numval     int   // values it will have in this result
+	err        pmapi.Errno
+	lastNumval int        // values it had in the previous result, or -1
+	insts      []*instCtl // in libpcp's hash table order
+	byInst     map[int32]*instCtl
+	byPos      []*instCtl // instance by position in the last record seen
+	fetchGen   int
+}
+
+// interpState is a context's interpolation state (libpcp keeps it in
+// the context's archive control).
+type interpState struct {
+	metrics  map[pmapi.PMID]*metricCtl
+	want     *instCtl
+	unbound  *instCtl
+	acEnd    float64 // end of the current archive, relative to the base
+	lifetime map[pmapi.InDom]map[int32][2]float64
+	gen      int
+}
+
+func newInterpState() *interpState {
+	return &interpState{metrics: make(map[pmapi.PMID]*metricCtl), lifetime: make(map[pmapi.InDom]map[int32][2]float64)}
+}
+
+// reset forgets the bounds that do not bracket tReq, as pmSetMode does
+// (__pmLogResetInterp).
+func (st *interpState) reset(tReq float64) {
+	for _, m := range st.metrics {
+		for _, ic := range m.insts {
+			if ic.tPrior > tReq || ic.tNext < tReq {
+				ic.tPrior, ic.tNext = -1, -1
+				ic.sPrior, ic.sNext = stUndefined, stUndefined
+				ic.vPrior, ic.vNext = rawValue{}, rawValue{}
+			}
+		}
+	}
+}
+
+// hashOrder returns insts in the order libpcp walks its hash table of
+// them: a table of len(insts) buckets keyed by the instance number, each
+// bucket holding the instances added last first.
+func hashOrder(insts []int32) []int32 {
+	n := len(insts)
+	if n <= 1 {
+		return insts
+	}
+	buckets := make([][]int32, n)
+	for _, in := range insts {
+		b := uint32(in) % uint32(n)
+		buckets[b] = append(buckets[b], in)
+	}
+	out := make([]int32, 0, n)
+	for _, b := range buckets {
+		for i := len(b) - 1; i >= 0; i-- {
+			out = append(out, b[i])
+		}
+	}
+	return out
+}
+
+// newMetricCtl sets up the state of a metric the first time it is asked
+// for: one instCtl for each instance its domain ever has.
+func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
+	m := &metricCtl{valfmt: -1, lastNumval: -1, byInst: make(map[int32]*instCtl)}
+	d, ok := c.meta.descs[id]
+	m.desc, m.known = d, ok
+	if !ok {
+		return m
+	}
+	var insts []int32
+	if d.InDom == pmapi.InDomNull {
+		insts = []int32{pmapi.InNull}
+	} else if h := c.meta.indoms[d.InDom]; h != nil {
+		insts = hashOrder(h.allInstances())
+	}
+	life := c.lifetimes(d.InDom)
+	for _, in := range insts {
+		ic := &instCtl{inst: in, m: m, tPrior: -1, tNext: -1, sPrior: stUndefined, sNext: stUndefined,
+			tFirst: -1, tLast: -1, tBirth: -1, tDeath: -1}
+		if l, ok := life[in]; ok {
+			ic.tBirth, ic.tDeath = l[0], l[1]
+		}
+		m.insts = append(m.insts, ic)
+		m.byInst[in] = ic
+	}
+	return m
+}
+
+// lifetimes is libpcp's time_caliper: for instance domains that ever
+// have 16 or more instances, when each instance appears and vanishes.
+func (c *Context) lifetimes(indom pmapi.InDom) map[int32][2]float64 {
+	if indom == pmapi.InDomNull {
+		return nil
+	}
+	st := c.interp
+	if l, ok := st.lifetime[indom]; ok {
+		return l
+	}
+	var l map[int32][2]float64
+	if h := c.meta.indoms[indom]; h != nil && h.maxInstances() >= 16 {
+		l = h.lifetimes(c.s.rel)
+	}
+	st.lifetime[indom] = l
+	return l
+}
+
+// lookupInst finds the state of instance inst, the i-th value of a
+// record's value set, falling back to the singular instance as libpcp
+// does.
+func (m *metricCtl) lookupInst(i int, inst int32) *instCtl {
+	if i < len(m.byPos) {
+		if ic := m.byPos[i]; ic != nil && ic.inst == inst {
+			return ic
+		}
+	}
+	ic := m.byInst[inst]
+	if ic == nil {
+		ic = m.byInst[pmapi.InNull]
+		if ic == nil {
+			return nil
+		}
+	}
+	for len(m.byPos) <= i {
+		m.byPos = append(m.byPos, nil)
+	}
+	m.byPos[i] = ic
+	return ic
+}
+
+// fetchInterp is pmFetch in ModeInterp.
+func (c *Context) fetchInterp(ids []pmapi.PMID, r *pmapi.Result) error {
+	tReq := c.tOrigin()
+	err := c.interpAt(tReq, ids, r)
+	if err == nil || err == pmapi.ErrEOL {
+		c.step()
+	}
+	return err
+}
+
+// interpAt builds the result at tReq.
+func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) error {
+	st := c.interp
+	if tReq < -0.001 {
+		return pmapi.ErrEOL
+	}
+	if tReq > st.acEnd+0.001 {
+		if end, err := c.archives[c.cur.a].End(); err == nil {
+			st.acEnd = c.s.rel(end)
+		}
+		if tReq > st.acEnd && c.cur.a >= len(c.archives)-1 {
+			return pmapi.ErrEOL
+		}
+	}
+	c.wantList(ids)
+	if !c.serial {
+		if err := c.finePosition(tReq, ids); err != nil {
+			return err
+		}
+	}
+	c.cur = c.saved
+	seenMark := false
+	doneRoll := false
+	if err := c.searchBack(tReq, &doneRoll, &seenMark); err != nil {
+		return err
+	}
+	if err := c.searchForw(tReq, &doneRoll, &seenMark); err != nil {
+		return err
+	}
+	c.qualify(tReq, seenMark)
+	c.build(tReq, ids, r)
+	return nil
+}
+
+// wantList sets up the metrics asked for and lists their instances.
+func (c *Context) wantList(ids []pmapi.PMID) {
+	st := c.interp
+	st.gen++
+	st.want = nil
+	for _, id := range ids {
+		if id == pmapi.PMIDNull {
+			continue
+		}
+		m := st.metrics[id]
+		if m == nil {
+			m = c.newMetricCtl(id)
+			st.metrics[id] = m
+		}
+		if m.fetchGen == st.gen {
+			continue // asked for twice: its instances are listed already
+		}
+		m.fetchGen = st.gen
+		m.numval, m.err = 0, 0
+		if !m.known {
+			m.err = pmapi.ErrPMIDLog
+			continue
+		}
+		for _, ic := range m.insts {
+			ic.search = false
+			ic.inResult = true
+			ic.want = st.want
+			st.want = ic
+			m.numval++
+		}
+	}
+}
+
+// finePosition positions reading from the temporal index, then reads
+// back (against the direction of stepping) to just before the requested
+// time, taking the values it passes as bounds.
+func (c *Context) finePosition(tReq float64, ids []pmapi.PMID) error {
+	if p, _, err := c.setTime(); err == nil {
+		c.saved, c.cur = p, p
+	}
+	forward := c.direction > 0
+	for {
+		rc, q, err := c.s.read(c.cur, !forward)
+		if err != nil {
+			break
+		}
+		c.cur = q
+		if (forward && rc.t <= tReq) || (!forward && rc.t > tReq) {
+			break
+		}
+		c.saved = c.cur
+		if err := c.updateBounds(tReq, &rc, markNone, nil, nil); err != nil {
+			return err
+		}
+	}
+	c.serial = true
+	for _, id := range ids {
+		if m := c.interp.metrics[id]; m != nil {
+			m.lastNumval = -1
+		}
+	}
+	return nil
+}
+
+// roll reads on in the direction of stepping up to the requested time.
+func (c *Context) roll(tReq float64, seenMark *bool) error {
+	forward := c.direction > 0
+	mark := markBack
+	if forward {
+		mark = markForw
+	}
+	for {
+		rc, q, err := c.s.read(c.cur, forward)
+		if err != nil {
+			if pmapi.Code(err) == pmapi.ErrLogRec {
+				return err
+			}
+			return nil
+		}
+		c.cur = q
+		if (forward && rc.t > tReq) || (!forward && rc.t < tReq) {
+			return nil
+		}
+		c.saved = c.cur
+		if err := c.updateBounds(tReq, &rc, mark, nil, seenMark); err != nil {
+			return err
+		}
+	}
+}
+
+// searchBack finds prior bounds for the instances that lack one.
+func (c *Context) searchBack(tReq float64, doneRoll, seenMark *bool) error {
+	st := c.interp
+	st.unbound = nil
+	back := 0
+	for ic := st.want; ic != nil; ic = ic.want {
+		if (ic.tFirst >= 0 && tReq < ic.tFirst) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath) {
+			continue
+		}
+		if (ic.tPrior < 0 || ic.tPrior > tReq) && back == 0 && !*doneRoll {
+			*doneRoll = true
+			if c.direction > 0 {
+				if err := c.roll(tReq, seenMark); err != nil {
+					return err
+				}
+			}
+		}
+		if (ic.sPrior&stUndefined != 0 && ic.sPrior&stScanned == 0) ||
+			(ic.tPrior > tReq && (c.direction < 0 || ic.sPrior&stScanned == 0)) ||
+			(ic.sNext&stMark != 0 && ic.tPrior == tReq) {
+			back++
+			// Keep the list in descending order of tFirst.
+			st.enlist(ic, func(u *instCtl) bool { return ic.tFirst < u.tFirst })
+		}
+	}
+	if back == 0 {
+		return nil
+	}
+	if err := c.scan(tReq, false, back, seenMark); err != nil {
+		return err
+	}
+	for u := st.unbound; u != nil; u = u.unbound {
+		if (u.sPrior&stUndefined != 0 || u.tPrior > tReq) && u.tFirst < tReq {
+			u.tFirst = tReq
+			u.sPrior |= stScanned
+		}
+		u.search = false
+	}
+	return nil
+}
+
+// searchForw finds next bounds for the instances that lack one.
+func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
+	st := c.interp
+	st.unbound = nil
+	forw := 0
+	for ic := st.want; ic != nil; ic = ic.want {
+		if (ic.tLast >= 0 && tReq > ic.tLast) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath) {
+			continue
+		}
+		if (ic.tNext < 0 || ic.tNext < tReq) && forw == 0 && !*doneRoll {
+			*doneRoll = true
+			if c.direction < 0 {
+				if err := c.roll(tReq, seenMark); err != nil {
+					return err
+				}
+			}
+		}
+		if (ic.sNext&stUndefined != 0 && ic.sNext&stScanned == 0) ||
+			(ic.tNext < tReq && (c.direction > 0 || ic.sNext&stScanned == 0)) ||
+			(ic.sPrior&stMark != 0 && ic.tNext == tReq) {
+			forw++
+			// Keep the list in ascending order of tLast.
+			st.enlist(ic, func(u *instCtl) bool { return ic.tLast > u.tLast })
+		}
+	}
+	if forw == 0 {
+		return nil
+	}
+	if err := c.scan(tReq, true, forw, seenMark); err != nil {
+		return err
+	}
+	for u := st.unbound; u != nil; u = u.unbound {
+		if u.tNext < tReq && (u.tLast < 0 || tReq < u.tLast) {
+			u.tLast = tReq
+			u.sNext |= stScanned
+		}
+		u.search = false
+	}
+	return nil
+}
+
+// enlist marks ic as searched for and puts it on the search list after
+// the instances u for which after(u) holds.
+func (st *interpState) enlist(ic *instCtl, after func(u *instCtl) bool) {
+	ic.search = true
+	var prev *instCtl
+	u := st.unbound
+	for ; u != nil && after(u); u = u.unbound {
+		prev = u
+	}
+	ic.unbound = u
+	if prev == nil {
+		st.unbound = ic
+	} else {
+		prev.unbound = ic
+	}
+}
+
+// scan reads from the saved position forwards or backwards until the n
+// instances searched for are bounded or the archive ends.
+func (c *Context) scan(tReq float64, forward bool, n int, seenMark *bool) error {
+	mark := markBack
+	if forward {
+		mark = markForw
+	}
+	c.cur = c.saved
+	done := 0
+	for done < n {
+		rc, q, err := c.s.read(c.cur, forward)
+		if err != nil {
+			if pmapi.Code(err) == pmapi.ErrLogRec {
+				return err
+			}
+			return nil
+		}
+		c.cur = q
+		if (forward && c.direction > 0 && rc.t <= tReq) || (!forward && c.direction < 0 && rc.t >= tReq) {
+			c.saved = c.cur
+		}
+		if err := c.updateBounds(tReq, &rc, mark, &done, seenMark); err != nil {
+			return err
+		}
+		done += c.interp.giveUp(rc.t, forward)
+	}
+	return nil
+}
+
+// giveUp takes off the search list, and counts, the instances known to
+// have no values beyond tThis, the time of the record just read, in the
+// direction of the search.
+func (st *interpState) giveUp(tThis float64, forward bool) int {
+	n := 0
+	var prev *instCtl
+	for u := st.unbound; u != nil; u = u.unbound {
+		if (!forward && u.tFirst < tThis) || (forward && u.tLast > tThis) {
+			break
+		}
+		if u.search && (!forward || u.tLast >= 0) {
+			u.search = false
+			if forward {
+				u.sNext |= stScanned
+			} else {
+				u.sPrior |= stScanned
+			}
+			n++
+			if prev == nil {
+				st.unbound = u.unbound
+			} else {
+				prev.unbound = u.unbound
+			}
+		} else {
+			prev = u
+		}
+	}
+	return n
+}
+
+// qualify decides which instances will have values.
+func (c *Context) qualify(tReq float64, seenMark bool) {
+	for ic := c.interp.want; ic != nil; ic = ic.want {
+		m := ic.m
+		drop := false
+		if m.desc.Sem == pmapi.SemDiscrete {
+			drop = ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
+				(ic.tBirth != -1 && ic.tBirth > tReq) || (ic.tDeath != -1 && tReq > ic.tDeath)
+		} else {
+			drop = ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
+				ic.sNext&(stMark|stUndefined) != 0 || ic.tNext < tReq
+			if !drop && m.desc.Sem == pmapi.SemCounter {
+				if !m.desc.Type.Numeric() {
+					m.err = pmapi.ErrType
+				} else if seenMark && m.lastNumval > 0 {
+					// A <mark> lies between this fetch and the last one
+					// that gave values: give none, so that no rate is
+					// worked out across the gap.
+					drop = true
+				}
+			}
+		}
+		if drop {
+			m.numval--
+			ic.inResult = false
+		}
+	}
+}
+
+// build fills r with the values at tReq.
+func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result) {
+	r.Time = c.origin
+	growSets(r, len(ids))
+	for j, id := range ids {
+		vs := &r.Sets[j]
+		vs.PMID = id
+		if id == pmapi.PMIDNull {
+			continue
+		}
+		m := c.interp.metrics[id]
+		if m.err != 0 {
+			vs.Err = m.err
+		} else if m.numval > 0 {
+			for _, ic := range m.insts {
+				if !ic.inResult {
+					continue
+				}
+				if a, ok := c.interpValue(m, ic, tReq); ok {
+					vs.Values = append(vs.Values, pmapi.Value{Inst: ic.inst, Atom: a})
+				}
+			}
+		}
+		m.lastNumval = m.numval
+		if m.err != 0 {
+			m.lastNumval = int(m.err)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package archive
+
+import (
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Record is one record of a data volume: a <mark> (a gap in logging) or
+// the values of one fetch by pmlogger.
+type Record struct {
+	Time pmapi.Time
+	Mark bool
+	// Sets holds one value set per metric in the record, in archive
+	// order. A set whose Err is not nil holds the error pmlogger got for
+	// that metric instead of values.
+	Sets []pmapi.ValueSet
+	// Volume and Offset say where the record is: the data volume number
+	// and the byte offset of the record in it.
+	Volume int
+	Offset int64
+}
+
+// Reader reads the records of an archive in order, across its volumes.
+// The Record it returns, and the value sets and values in it, are reused
+// by the next call to Next; strings and other variable-length values are
+// not copied from the archive and stay valid.
+type Reader struct {
+	a    *Archive
+	vi   int // index into a.volNums
+	ri   int // next record in that volume
+	rec  Record
+	vals []pmapi.Value
+	err  error
+}
+
+// Records returns a Reader positioned at the archive's first record.
+func (a *Archive) Records() *Reader {
+	return &Reader{a: a}
+}
+
+// Next moves to the next record, reporting false at the end of the
+// archive or on error (see Err).
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	for r.vi < len(r.a.volNums) {
+		v, err := r.a.volume(r.a.volNums[r.vi])
+		if err != nil {
+			r.err = err
+			return false
+		}
+		if r.ri < len(v.recs) {
+			if err := r.decode(v, r.ri); err != nil {
+				r.err = err
+				return false
+			}
+			r.ri++
+			return true
+		}
+		if v.bad != nil {
+			r.err = v.bad
+			return false
+		}
+		r.vi++
+		r.ri = 0
+	}
+	return false
+}
+
+// Record is the current record.
+func (r *Reader) Record() *Record { return &r.rec }
+
+// Err is the error that stopped Next, or nil at the end of the archive.
+func (r *Reader) Err() error { return r.err }
+
+// decode fills r.rec from record i of volume v.
+func (r *Reader) decode(v *volume, i int) error {
+	if err := v.checkRecord(i); err != nil {
+		return err
+	}
+	info := v.recs[i]
+	rec := &r.rec
+	rec.Time, rec.Mark = info.time, info.nsets == 0
+	rec.Volume, rec.Offset = v.f.vol, info.off
+	rec.Sets = rec.Sets[:0]
+	r.vals = r.vals[:0]
+	p := v.payload(i)
+	b := p[recHeaderLen(v.f.label.Version):]
+	descs := r.a.meta.descs
+	for k := int32(0); k < info.nsets; k++ {
+		var s rawSet
+		s, b = nextSet(b)
+		set := pmapi.ValueSet{PMID: s.pmid}
+		if s.numval < 0 {
+			set.Err = pmapi.Errno(s.numval)
+		}
+		t := pmapi.TypeUnknown
+		if d, ok := descs[s.pmid]; ok {
+			t = d.Type
+		}
+		start := len(r.vals)
+		for j := 0; j < int(s.numval); j++ {
+			a, ok := atom(t, &s, j, p)
+			if !ok {
+				return v.f.errorf(info.off, pmapi.ErrLogRec, "value %d of %s too short for type %s", j+1, s.pmid, t)
+			}
+			r.vals = append(r.vals, pmapi.Value{Inst: s.inst(j), Atom: a})
+		}
+		set.Values = r.vals[start:len(r.vals):len(r.vals)]
+		rec.Sets = append(rec.Sets, set)
+	}
+	// r.vals may have moved while growing: point the sets at its final
+	// storage.
+	n := 0
+	for k := range rec.Sets {
+		l := len(rec.Sets[k].Values)
+		rec.Sets[k].Values = r.vals[n : n+l : n+l]
+		n += l
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package archive
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Value formats of a value set (PM_VAL_*).
+const (
+	valInsitu = 0
+	valDPTR   = 1
+	valSPTR   = 2
+)
+
+// pduHeader is how far a record's payload is from the start of the
+// buffer libpcp decodes it in: value block offsets are counted in
+// 32-bit words from there.
+const pduHeader = 12
+
+// rawSet is one value set of a record, not yet decoded.
+type rawSet struct {
+	pmid   pmapi.PMID
+	numval int32  // number of values, or a negative PCP error code
+	valfmt int32  // valInsitu, valDPTR or valSPTR
+	vals   []byte // numval (instance, value) pairs of 32-bit words
+}
+
+func (s *rawSet) inst(i int) int32  { return int32(be.Uint32(s.vals[8*i:])) }
+func (s *rawSet) lval(i int) uint32 { return be.Uint32(s.vals[8*i+4:]) }
+
+// nextSet decodes the value set at the start of b, which must have been
+// checked, and returns it and the rest of b.
+func nextSet(b []byte) (rawSet, []byte) {
+	s := rawSet{pmid: pmapi.PMID(be.Uint32(b)), numval: int32(be.Uint32(b[4:]))}
+	if s.numval <= 0 {
+		return s, b[8:]
+	}
+	s.valfmt = int32(be.Uint32(b[8:]))
+	n := 12 + 8*int(s.numval)
+	s.vals = b[12:n]
+	return s, b[n:]
+}
+
+// block returns the value block a non-insitu value points to in payload
+// p: its type and its bytes after the 4-byte header.
+func block(p []byte, lval uint32) (pmapi.Type, []byte) {
+	off := int(lval)*4 - pduHeader
+	w := be.Uint32(p[off:])
+	return pmapi.Type(w >> 24), p[off+4 : off+int(w&0xffffff)]
+}
+
+// checkRecord checks that the value sets of record i of v lie within
+// the record and that every value block they point to does too, so that
+// nextSet and block can then be used without further checks.
+func (v *volume) checkRecord(i int) error {
+	r := &v.recs[i]
+	if r.checked {
+		return nil
+	}
+	p := v.payload(i)
+	base := r.off + 4
+	b := p[recHeaderLen(v.f.label.Version):]
+	for k := int32(0); k < r.nsets; k++ {
+		at := base + int64(len(p)-len(b))
+		if len(b) < 8 {
+			return v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, r.nsets)
+		}
+		numval := int32(be.Uint32(b[4:]))
+		if numval <= 0 {
+			b = b[8:]
+			continue
+		}
+		if len(b) < 12 || int(numval) > (len(b)-12)/8 {
+			return v.f.errorf(at, pmapi.ErrLogRec, "value set %d (%s): %d values do not fit in the record", k+1, pmapi.PMID(be.Uint32(b)), numval)
+		}
+		valfmt := int32(be.Uint32(b[8:]))
+		switch valfmt {
+		case valInsitu:
+		case valDPTR, valSPTR:
+			for j := 0; j < int(numval); j++ {
+				if err := v.checkBlock(p, base, b[12+8*j+4:], at+int64(12+8*j+4)); err != nil {
+					return err
+				}
+			}
+		default:
+			return v.f.errorf(at+8, pmapi.ErrLogRec, "value set %d (%s): bad value format %d", k+1, pmapi.PMID(be.Uint32(b)), valfmt)
+		}
+		b = b[12+8*int(numval):]
+	}
+	r.checked = true
+	return nil
+}
+
+func (v *volume) checkBlock(p []byte, base int64, ptr []byte, at int64) error {
+	idx := int64(be.Uint32(ptr))
+	off := idx*4 - pduHeader
+	if idx > math.MaxInt32 || off < 0 || off+4 > int64(len(p)) {
+		return v.f.errorf(at, pmapi.ErrLogRec, "value block offset %d outside the record", idx)
+	}
+	n := int64(be.Uint32(p[off:]) & 0xffffff)
+	if n < 4 || off+n > int64(len(p)) {
+		return v.f.errorf(base+off, pmapi.ErrLogRec, "value block length %d runs past the record", n)
+	}
+	return nil
+}
+
+// atom decodes one value of a set as a value of type t (the metric's
+// type from its descriptor, or TypeUnknown if the archive has none). It
+// returns false if the value does not hold enough bytes for that type.
+func atom(t pmapi.Type, s *rawSet, i int, p []byte) (pmapi.Atom, bool) {
+	lval := s.lval(i)
+	if s.valfmt == valInsitu {
+		switch t {
+		case pmapi.TypeU32:
+			return pmapi.U32(lval), true
+		case pmapi.TypeFloat:
+			return pmapi.F32(math.Float32frombits(lval)), true
+		}
+		return pmapi.I32(int32(lval)), true
+	}
+	vt, b := block(p, lval)
+	if t == pmapi.TypeUnknown || t == pmapi.TypeNoSupport {
+		t = vt
+	}
+	switch t {
+	case pmapi.Type32, pmapi.TypeU32:
+		if len(b) < 4 {
+			return pmapi.Atom{}, false
+		}
+		if t == pmapi.Type32 {
+			return pmapi.I32(int32(be.Uint32(b))), true
+		}
+		return pmapi.U32(be.Uint32(b)), true
+	case pmapi.Type64, pmapi.TypeU64:
+		if len(b) < 8 {
+			return pmapi.Atom{}, false
+		}
+		if t == pmapi.Type64 {
+			return pmapi.I64(int64(be.Uint64(b))), true
+		}
+		return pmapi.U64(be.Uint64(b)), true
+	case pmapi.TypeFloat:
+		if len(b) < 4 {
+			return pmapi.Atom{}, false
+		}
+		return pmapi.F32(math.Float32frombits(be.Uint32(b))), true
+	case pmapi.TypeDouble:
+		if len(b) < 8 {
+			return pmapi.Atom{}, false
+		}
+		return pmapi.F64(math.Float64frombits(be.Uint64(b))), true
+	case pmapi.TypeString:
+		for k, c := range b {
+			if c == 0 {
+				b = b[:k]
+				break
+			}
+		}
+		return pmapi.String(bytesString(b)), true
+	}
+	return pmapi.Blob(t, bytesString(b)), true
+}
+
+// bytesString makes a string that shares b's memory. Archive files are
+// read into memory once and never written, so the strings stay valid
+// for as long as anything refers to them.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

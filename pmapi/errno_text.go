@@ -1,0 +1,22 @@
+package pmapi
+
+import (
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// errnoText is strerror(3)'s text for a Unix errno as glibc gives it, and
+// so what pmErrStr prints for -n: Go's syscall table has the same words
+// with a lower-case first letter, and lacks a few glibc knows.
+func errnoText(n int32) string {
+	switch n {
+	case 133: // EHWPOISON
+		return "Memory page has hardware error"
+	}
+	s := syscall.Errno(n).Error()
+	if strings.HasPrefix(s, "errno ") {
+		return "Unknown error " + strconv.Itoa(int(n))
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

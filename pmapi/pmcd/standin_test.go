@@ -1,0 +1,316 @@
+package pmcd_test
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
+)
+
+func dial(t *testing.T, spec string, cfg pmcd.Config) *pmcd.Context {
+	t.Helper()
+	x, err := pmcd.Dial(spec, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+func lookup(t *testing.T, x pmapi.Context, name string) pmapi.PMID {
+	t.Helper()
+	id, err := x.LookupName(name)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return id
+}
+
+// fetchOne fetches one metric and returns its values by instance.
+func fetchOne(t *testing.T, x pmapi.Context, name string) map[int32]pmapi.Atom {
+	t.Helper()
+	var r pmapi.Result
+	if err := x.Fetch([]pmapi.PMID{lookup(t, x, name)}, &r); err != nil {
+		t.Fatalf("fetch %s: %v", name, err)
+	}
+	if r.Sets[0].Err != nil {
+		t.Fatalf("fetch %s: %v", name, r.Sets[0].Err)
+	}
+	out := map[int32]pmapi.Atom{}
+	for _, v := range r.Sets[0].Values {
+		out[v.Inst] = v.Atom
+	}
+	return out
+}
+
+// TestStandIn runs every request against the stand-in, over TCP and the
+// unix socket, with and without pmcd's high resolution results.
+func TestStandIn(t *testing.T) {
+	ns := pmcdtest.Sample("standin")
+	for _, tc := range []struct {
+		name     string
+		network  string
+		features uint16
+	}{
+		{"tcp", "tcp", pmcdtest.DefaultFeatures},
+		{"unix", "unix", pmcdtest.DefaultFeatures},
+		{"classic", "tcp", 1<<9 | 1<<11}, // LABELS and DESCS, no HIGHRES
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := pmcdtest.New(ns)
+			addr := "127.0.0.1:0"
+			if tc.network == "unix" {
+				addr = filepath.Join(t.TempDir(), "pmcd.socket")
+			}
+			if err := s.Start(tc.network, addr); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Stop)
+			s.SetHandshake(0, tc.features)
+			checkSample(t, dial(t, s.Spec(), pmcd.Config{}), ns)
+		})
+	}
+}
+
+func checkSample(t *testing.T, x *pmcd.Context, ns pmcdtest.Namespace) {
+	src := x.Source()
+	if src.Kind != pmapi.SourceHost || src.Host != "standin" || src.TZ != "UTC" {
+		t.Errorf("source %+v", src)
+	}
+	// Namespace: children with leaf status, traversal both ways, PMID to name.
+	kids, err := x.Children("kernel.all")
+	want := []pmapi.Child{{Name: "load", Leaf: true}, {Name: "nprocs", Leaf: true}, {Name: "pswitch", Leaf: true}}
+	if err != nil || !reflect.DeepEqual(kids, want) {
+		t.Errorf("children: %v %v", kids, err)
+	}
+	if kids, err := x.Children("kernel"); err != nil || kids[0] != (pmapi.Child{Name: "all"}) {
+		t.Errorf("children of kernel: %v %v", kids, err)
+	}
+	if kids, err := x.Children("hinv.ncpu"); err != nil || len(kids) != 0 {
+		t.Errorf("children of a leaf: %v %v", kids, err)
+	}
+	if _, err := x.Children("no.such"); err != pmapi.ErrName {
+		t.Errorf("children of an unknown name: %v", err)
+	}
+	var walked []string
+	if err := pmapi.Traverse(x, "", func(n string) error { walked = append(walked, n); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	all, err := x.TraversePMNS("")
+	if err != nil || !slices.Equal(all, walked) || len(all) != len(ns.Metrics)+2 {
+		t.Errorf("traverse: %v %v, walked %v", all, err, walked)
+	}
+	if _, err := x.LookupName("kernel.all"); err != pmapi.ErrNonLeaf {
+		t.Errorf("lookup of a non-leaf: %v", err)
+	}
+	if _, err := x.LookupName("no.such"); err != pmapi.ErrName {
+		t.Errorf("lookup of an unknown name: %v", err)
+	}
+	load := lookup(t, x, "kernel.all.load")
+	if names, err := x.NameAll(load); err != nil || !slices.Equal(names, []string{"kernel.all.load"}) {
+		t.Errorf("name all: %v %v", names, err)
+	}
+	if _, err := x.NameAll(pmapi.NewPMID(60, 999, 0)); err != pmapi.ErrPMID {
+		t.Errorf("name all, unknown PMID: %v", err)
+	}
+
+	// Metadata.
+	for _, m := range ns.Metrics {
+		d, err := x.LookupDesc(lookup(t, x, m.Name))
+		if err != nil || d != m.Desc {
+			t.Errorf("%s: desc %+v %v", m.Name, d, err)
+		}
+	}
+	if _, err := x.LookupDesc(pmapi.NewPMID(60, 999, 0)); err != pmapi.ErrPMID {
+		t.Errorf("unknown desc: %v", err)
+	}
+	ds, err := x.LookupDescs([]pmapi.PMID{load, pmapi.NewPMID(60, 999, 0)})
+	if err != nil || ds[0] != ns.Metrics[2].Desc || ds[1].PMID != pmapi.PMIDNull {
+		t.Errorf("descs: %+v %v", ds, err)
+	}
+	indom := ns.Metrics[2].Desc.InDom
+	if insts, err := x.InDom(indom); err != nil || !reflect.DeepEqual(insts, ns.InDoms[0].Instances) {
+		t.Errorf("indom: %v %v", insts, err)
+	}
+	if n, err := x.LookupInDom(indom, "5 minute"); err != nil || n != 5 {
+		t.Errorf("lookup indom: %d %v", n, err)
+	}
+	if s, err := x.NameInDom(indom, 15); err != nil || s != "15 minute" {
+		t.Errorf("name indom: %q %v", s, err)
+	}
+	if _, err := x.NameInDom(indom, 99); err != pmapi.ErrInst {
+		t.Errorf("name indom, unknown: %v", err)
+	}
+	if s, err := x.Text(uint32(load), pmapi.TextPMID|pmapi.TextHelp); err != nil || s != ns.Metrics[2].Help {
+		t.Errorf("help: %q %v", s, err)
+	}
+	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextOneLine); err != nil || s != ns.InDoms[0].OneLine {
+		t.Errorf("indom text: %q %v", s, err)
+	}
+	// Help falls back to the one-line text, as in libpcp, unless direct.
+	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextHelp); err != nil || s != ns.InDoms[0].OneLine {
+		t.Errorf("indom help: %q %v", s, err)
+	}
+	if s, err := x.Text(uint32(indom), pmapi.TextInDom|pmapi.TextHelp|pmcd.TextDirect); err != nil || s != "" {
+		t.Errorf("indom help, direct: %q %v", s, err)
+	}
+	ncpu := lookup(t, x, "hinv.ncpu")
+	if s, err := x.Text(uint32(ncpu), pmapi.TextPMID|pmapi.TextHelp); err != nil || s != ns.Metrics[0].OneLine {
+		t.Errorf("help falling back: %q %v", s, err)
+	}
+	if _, err := x.Text(uint32(lookup(t, x, "hinv.physmem")), pmapi.TextPMID|pmapi.TextHelp); err != pmapi.ErrText {
+		t.Errorf("no text: %v", err)
+	}
+	checkLabels(t, x, ns)
+	checkValues(t, x, ns)
+}
+
+func checkLabels(t *testing.T, x *pmcd.Context, ns pmcdtest.Namespace) {
+	read := lookup(t, x, "disk.dev.read")
+	disks := ns.Metrics[6].Desc.InDom
+	one := func(ls []pmapi.Label) []pmapi.LabelSet { return []pmapi.LabelSet{{Inst: pmapi.InNull, Labels: ls}} }
+	for _, c := range []struct {
+		level pmapi.LabelFlag
+		id    uint32
+		want  []pmapi.LabelSet
+	}{
+		{pmapi.LabelContext, 0, one(ns.ContextLabels)},
+		{pmapi.LabelDomain, uint32(read), one(ns.DomainLabels[60])},
+		{pmapi.LabelItem, uint32(read), one(ns.Metrics[6].Labels)},
+		{pmapi.LabelCluster, uint32(read), nil},
+		{pmapi.LabelInDom, uint32(disks), nil},
+		{pmapi.LabelInstances, uint32(disks), []pmapi.LabelSet{{Inst: 0, Labels: ns.InDoms[1].InstLabels[0]}, {Inst: 1}}},
+	} {
+		sets, err := x.Labels(c.level, c.id)
+		if err != nil || !reflect.DeepEqual(sets, c.want) {
+			t.Errorf("labels %d: %+v %v, want %+v", c.level, sets, err, c.want)
+		}
+	}
+	if _, err := x.Labels(pmapi.LabelItem, uint32(pmapi.NewPMID(60, 999, 0))); err != pmapi.ErrPMID {
+		t.Errorf("labels of an unknown PMID: %v", err)
+	}
+}
+
+func checkValues(t *testing.T, x *pmcd.Context, ns pmcdtest.Namespace) {
+	for _, m := range ns.Metrics {
+		if m.Err != 0 {
+			continue
+		}
+		got := fetchOne(t, x, m.Name)
+		if len(got) != len(m.Values) {
+			t.Errorf("%s: %v", m.Name, got)
+		}
+		for _, v := range m.Values {
+			if got[v.Inst] != v.Atom {
+				t.Errorf("%s[%d]: got %+v, want %+v", m.Name, v.Inst, got[v.Inst], v.Atom)
+			}
+		}
+	}
+	var r pmapi.Result
+	broken := lookup(t, x, "sample.broken")
+	if err := x.Fetch([]pmapi.PMID{broken, pmapi.NewPMID(60, 999, 0), pmapi.NewPMID(400, 0, 0)}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Sets[0].Err != pmapi.ErrAgain || r.Sets[1].Err != pmapi.ErrPMID || r.Sets[2].Err != pmapi.ErrNoAgent {
+		t.Errorf("errors in a fetch: %+v", r.Sets)
+	}
+	if err := x.Fetch(nil, &r); err != pmapi.ErrTooSmall {
+		t.Errorf("empty fetch: %v", err)
+	}
+
+	// Profiles: only the 5 minute load average, then all again.
+	indom := ns.InDoms[0].InDom
+	x.DelProfile(indom)
+	x.AddProfile(indom, 5)
+	if got := fetchOne(t, x, "kernel.all.load"); len(got) != 1 || got[5] != pmapi.F32(0.25) {
+		t.Errorf("with profile: %v", got)
+	}
+	sets, err := x.Labels(pmapi.LabelInstances, uint32(indom))
+	if err != pmapi.ErrNoLabels && (err != nil || len(sets) != 1 || sets[0].Inst != 5) {
+		t.Errorf("instance labels with profile: %+v %v", sets, err)
+	}
+	x.AddProfile(pmapi.InDomNull)
+	if got := fetchOne(t, x, "kernel.all.load"); len(got) != 3 {
+		t.Errorf("profile reset: %v", got)
+	}
+}
+
+// TestNoFeatures is a pmcd offering nothing optional: no labels, no
+// multi-descriptor requests, no high resolution results.
+func TestNoFeatures(t *testing.T) {
+	ns := pmcdtest.Sample("old")
+	s := pmcdtest.Start(t, ns)
+	s.SetHandshake(0, 0)
+	x := dial(t, s.Spec(), pmcd.Config{})
+	if _, err := x.Labels(pmapi.LabelContext, 0); err != pmapi.ErrNoLabels {
+		t.Errorf("labels: %v", err)
+	}
+	load := lookup(t, x, "kernel.all.load")
+	ds, err := x.LookupDescs([]pmapi.PMID{load, pmapi.NewPMID(60, 999, 0)})
+	if err != nil || ds[0] != ns.Metrics[2].Desc || ds[1].PMID != pmapi.PMIDNull {
+		t.Errorf("descs: %+v %v", ds, err)
+	}
+	checkValues(t, x, ns)
+}
+
+func TestHandshakeRefusals(t *testing.T) {
+	s := pmcdtest.Start(t, pmcdtest.Sample("h"))
+	unix := pmcdtest.New(pmcdtest.Sample("h"))
+	if err := unix.Start("unix", filepath.Join(t.TempDir(), "sock")); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Stop()
+	for _, c := range []struct {
+		status   pmapi.Errno
+		features uint16
+		server   *pmcdtest.Server
+		code     pmapi.Errno // 0: unsupported
+		ok       bool
+	}{
+		{pmapi.ErrPermission, pmcdtest.DefaultFeatures, s, pmapi.ErrPermission, false},
+		{pmapi.ErrConnLimit, pmcdtest.DefaultFeatures, s, pmapi.ErrConnLimit, false},
+		{0, 1 << 3, s, 0, false},   // credentials over TCP
+		{0, 1 << 7, s, 0, false},   // client certificate, 127.0.0.1 is not "localhost"
+		{0, 1 << 3, unix, 0, true}, // credentials over the socket: fine
+		{0, 1 << 7, unix, 0, true}, // no certificate needed locally
+	} {
+		c.server.SetHandshake(c.status, c.features)
+		x, err := pmcd.Dial(c.server.Spec(), pmcd.Config{})
+		var ue *pmcd.UnsupportedError
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%+v: %v", c, err)
+		case c.ok:
+			x.Close()
+		case c.code != 0 && pmapi.Code(err) != c.code:
+			t.Errorf("status %d: got %v", c.status, err)
+		case c.code == pmapi.ErrConnLimit && pmcd.Unreachable(err) != "has exceeded its connection limit":
+			t.Errorf("connection limit: %q", pmcd.Unreachable(err))
+		case c.code == 0 && !errors.As(err, &ue):
+			t.Errorf("features %#x: got %v, want UnsupportedError", c.features, err)
+		}
+	}
+}
+
+func TestDialErrors(t *testing.T) {
+	s := pmcdtest.Start(t, pmcdtest.Sample("h"))
+	spec := s.Spec()
+	s.Stop()
+	_, err := pmcd.Dial(spec, pmcd.Config{})
+	if code := pmapi.Code(err); code != pmapi.Errno(-111) || pmcd.Unreachable(err) != "does not respond" {
+		t.Errorf("refused: %v (%d), want ECONNREFUSED", err, code)
+	}
+	_, err = pmcd.Dial("unix:"+filepath.Join(t.TempDir(), "none"), pmcd.Config{})
+	if code := pmapi.Code(err); code != pmapi.Errno(-2) {
+		t.Errorf("no socket: %v (%d), want ENOENT", err, code)
+	}
+	var ue *pmcd.UnsupportedError
+	if _, err := pmcd.Dial("pcps://localhost", pmcd.Config{}); !errors.As(err, &ue) {
+		t.Errorf("pcps: %v", err)
+	}
+}

@@ -1,0 +1,475 @@
+package pmapi
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file reads the time syntax of PCPIntro(1) as libpcp's
+// pmParseHighResInterval, __pmParseHighResTime and
+// pmParseHighResTimeWindow do: intervals ("5min", "1.5 hours"), offsets
+// from the start ("+30s") or end ("-1h") of a time window, and absolute
+// times in ctime(3) style ("@ Mon Apr 16 10:01:25 2018", "@10:30"), for
+// the -S, -T, -A and -O options of the PCP tools.
+
+// Forever is the end of a time window that has none (a live source);
+// libpcp's PM_MAX_TIME_T.
+const Forever Time = math.MaxInt64
+
+// TimeSpecError is a time or interval that does not parse. Its text is
+// libpcp's: the specification, a line with a caret under the point of the
+// error and the reason, as in
+//
+//	garbage
+//	^ -- unexpected value
+type TimeSpecError struct {
+	Msg string
+}
+
+func (e *TimeSpecError) Error() string { return e.Msg }
+
+// The reasons a TimeSpecError gives.
+const (
+	msgUnexpected = "unexpected value"
+	msgMore       = "more information expected"
+	msgAlign      = "alignment specified by -A switch could not be applied"
+)
+
+// specError builds libpcp's message for spec failing at byte point.
+func specError(spec string, point int, why string) *TimeSpecError {
+	var b strings.Builder
+	b.WriteString(spec)
+	b.WriteByte('\n')
+	for i := 0; i < point && i < len(spec); i++ {
+		if c := spec[i]; c > ' ' && c < 0x7f { // isgraph
+			b.WriteByte(' ')
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("^ -- " + why + "\n")
+	return &TimeSpecError{b.String()}
+}
+
+// intervalUnits are the scale words of an interval, in the order libpcp
+// tries them, with their length in seconds.
+var intervalUnits = []struct {
+	name string
+	secs float64 // negative: divide by -secs
+}{
+	{"nanosecond", -1e9}, {"microsecond", -1e6}, {"millisecond", -1e3},
+	{"second", 1}, {"minute", 60}, {"hour", 3600}, {"day", 86400},
+	{"msec", -1e3}, {"usec", -1e6}, {"nsec", -1e9},
+	{"sec", 1}, {"min", 60}, {"hr", 3600},
+	{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400},
+}
+
+// maxTimeT is PM_MAX_TIME_T as a double.
+const maxTimeT = float64(math.MaxInt64)
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// parseDoubleAt is libpcp's parseDouble: after white space, a strtod(3)
+// number within [lo, hi]. It returns the value and the position after it,
+// or ok false and the position after the white space.
+func parseDoubleAt(s string, i int, lo, hi float64) (float64, int, bool) {
+	i = skipSpace(s, i)
+	v, n, _ := scanFloat(s[i:])
+	if n == 0 || v < lo || v > hi || math.IsNaN(v) {
+		return 0, i, false
+	}
+	return v, i + n, true
+}
+
+// intervalSeconds is __pmParseInterval: a sum of numbers, each with an
+// optional unit (seconds by default; a trailing 's' is ignored).
+func intervalSeconds(spec string) (float64, error) {
+	if spec == "" {
+		return 0, specError("", 0, "Null or empty specification")
+	}
+	sec := 0.0
+	i := 0
+	for i < len(spec) {
+		d, next, ok := parseDoubleAt(spec, i, 0, maxTimeT)
+		if !ok {
+			i = next
+			break
+		}
+		i = skipSpace(spec, next)
+		if i == len(spec) {
+			sec += d
+			break
+		}
+		end := i
+		for end < len(spec) && isAlpha(spec[end]) {
+			end++
+		}
+		word := spec[i:end]
+		if len(word) > 1 && (word[len(word)-1]|0x20) == 's' {
+			word = word[:len(word)-1]
+		}
+		if word == "" {
+			sec += d
+		} else {
+			found := false
+			for _, u := range intervalUnits {
+				if len(word) == len(u.name) && asciiEqualFold(word, u.name) {
+					if u.secs < 0 {
+						sec += d / -u.secs
+					} else {
+						sec += d * u.secs
+					}
+					found = true
+					break
+				}
+			}
+			if !found {
+				break
+			}
+		}
+		i = end
+	}
+	if i < len(spec) {
+		return 0, specError(spec, i, msgUnexpected)
+	}
+	return sec, nil
+}
+
+func isAlpha(c byte) bool { return ('a' <= c|0x20 && c|0x20 <= 'z') }
+
+// extended is a number in the 64-bit precision of x86's long double.
+func extended(x float64) *big.Float { return new(big.Float).SetPrec(64).SetFloat64(x) }
+
+// secondsToTime splits seconds as pmtimespecFromReal does: whole seconds
+// truncated, nanoseconds rounded in long double arithmetic.
+func secondsToTime(secs float64) Time {
+	if secs >= 9e9 {
+		return Forever
+	}
+	whole := math.Trunc(secs)
+	frac := extended(secs - whole)
+	frac.Mul(frac, extended(1e9))
+	frac.Add(frac, extended(0.5))
+	ns, _ := frac.Int64()
+	return Time(int64(whole)*1e9 + ns)
+}
+
+// ParseInterval is pmParseHighResInterval(3): a PCPIntro(1) interval such
+// as "10", "2.5min" or "1 hour 30 minutes".
+func ParseInterval(spec string) (time.Duration, error) {
+	secs, err := intervalSeconds(spec)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(secondsToTime(secs)), nil
+}
+
+// ctimeSpec is a partly specified absolute time read from ctime(3)-like
+// text: fields left unset are -1.
+type ctimeSpec struct {
+	mon, mday, hour, min, sec, year int
+	nsec                            int
+}
+
+var (
+	weekdayCodes = []string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+	monthCodes   = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+	ampmCodes    = []string{"am", "pm"}
+)
+
+// parse3char is libpcp's: up to three letters, after white space, naming
+// one of codes. It returns the code's index and the position after the
+// letters, or -1 and the position after the white space.
+func parse3char(s string, i int, codes []string) (int, int) {
+	i = skipSpace(s, i)
+	if i >= len(s) || !isAlpha(s[i]) {
+		return -1, i
+	}
+	j := i
+	for j < len(s) && j < i+3 && isAlpha(s[j]) {
+		j++
+	}
+	word := strings.ToLower(s[i:j])
+	for k, c := range codes {
+		if word == c {
+			return k, j
+		}
+	}
+	return -1, i
+}
+
+// parseIntAt is libpcp's parseInt: a strtol(3) number within [lo, hi].
+func parseIntAt(s string, i int, lo, hi int) (int, int, bool) {
+	i = skipSpace(s, i)
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	d := leadingDigits(s[j:])
+	if d == "" {
+		return 0, i, false
+	}
+	v, err := strconv.ParseInt(s[i:j+len(d)], 10, 64)
+	if err != nil || v < int64(lo) || v > int64(hi) {
+		return 0, i, false
+	}
+	return int(v), j + len(d), true
+}
+
+// fracNanos is libpcp's conversion of the fraction of seconds d to
+// nanoseconds: truncated, in long double arithmetic.
+func fracNanos(d float64) int {
+	f := extended(d - math.Trunc(d))
+	f.Mul(f, extended(1e9))
+	n, _ := f.Int64()
+	return int(n)
+}
+
+// parseCtime is __pmParseCtime.
+func parseCtime(spec string) (ctimeSpec, error) {
+	t := ctimeSpec{-1, -1, -1, -1, -1, -1, -1}
+	i := 0
+	weekday, i := parse3char(spec, i, weekdayCodes)
+	t.mon, i = parse3char(spec, i, monthCodes)
+	var v int
+	var ok bool
+	if v, i, ok = parseIntAt(spec, i, 0, 31); ok {
+		t.mday = v
+	}
+	if v, i, ok = parseIntAt(spec, i, 0, 23); ok {
+		t.hour = v
+	}
+	if t.mday == 0 && t.hour != -1 {
+		t.mday = -1
+	}
+	if t.hour == -1 && t.mday >= 0 && t.mday <= 23 && (t.mon == -1 || (i < len(spec) && spec[i] == ':')) {
+		t.hour, t.mday = t.mday, -1
+	}
+	if j := skipSpace(spec, i); j < len(spec) && spec[j] == ':' {
+		i = j + 1
+		if t.hour == -1 {
+			t.hour = 0
+		}
+		t.min = 0
+		if v, i, ok = parseIntAt(spec, i, 0, 59); ok {
+			t.min = v
+		}
+		if j := skipSpace(spec, i); j < len(spec) && spec[j] == ':' {
+			i = j + 1
+			if d, j, ok := parseDoubleAt(spec, i, 0, 61); ok {
+				t.sec, t.nsec, i = int(d), fracNanos(d), j
+			} else {
+				i = j
+			}
+		} else {
+			i = j
+		}
+	} else {
+		i = j
+	}
+	if pm, j := parse3char(spec, i, ampmCodes); pm >= 0 {
+		i = j
+		switch {
+		case t.hour > 12 || t.hour == -1:
+			i -= 2
+		case pm == 1 && t.hour < 12:
+			t.hour += 12
+		case pm == 0 && t.hour == 12:
+			t.hour = 0
+		}
+	} else {
+		i = j
+	}
+	if v, i, ok = parseIntAt(spec, i, 1900, 9999); ok {
+		t.year = v
+	}
+	i = skipSpace(spec, i)
+	if i < len(spec) {
+		return t, specError(spec, i, msgUnexpected)
+	}
+	if (weekday != -1 && t.mon == -1 && t.mday == -1) ||
+		(t.hour != -1 && t.min == -1 && t.mday == -1 && t.mon == -1 && t.year == -1) {
+		return t, specError(spec, i, msgMore)
+	}
+	// fields below the most significant one given default to their start
+	dflt := t.year != -1
+	fill := func(f *int, zero int) {
+		if *f != -1 {
+			dflt = true
+		} else if dflt {
+			*f = zero
+		}
+	}
+	fill(&t.mon, 0)
+	fill(&t.mday, 1)
+	fill(&t.hour, 0)
+	fill(&t.min, 0)
+	if t.sec == -1 && dflt {
+		t.sec, t.nsec = 0, 0
+	}
+	return t, nil
+}
+
+// resolve is __pmConvertHighResTime for an absolute time: fields not
+// given are taken from origin, moving to the next month (day, hour...)
+// when the given field is earlier than origin's.
+func (t ctimeSpec) resolve(origin Time, loc *time.Location) Time {
+	var y, mo, d, h, mi, s, ns int
+	if t.year != -1 {
+		y, mo, d, h, mi, s, ns = t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.nsec
+	} else {
+		o := origin.Std().In(loc)
+		y, mo, d, h, mi, s = o.Year(), int(o.Month())-1, o.Day(), o.Hour(), o.Minute(), o.Second()
+		ns = int(origin.Nsec())
+		switch {
+		case t.mon != -1:
+			if t.mon < mo {
+				y++
+			}
+			mo, d, h, mi, s, ns = t.mon, t.mday, t.hour, t.min, t.sec, t.nsec
+		case t.mday != -1:
+			if t.mday < d {
+				mo++
+			}
+			d, h, mi, s, ns = t.mday, t.hour, t.min, t.sec, t.nsec
+		case t.hour != -1:
+			if t.hour < h {
+				d++
+			}
+			h, mi, s, ns = t.hour, t.min, t.sec, t.nsec
+		case t.min != -1:
+			if t.min < mi {
+				h++
+			}
+			mi, s, ns = t.min, t.sec, t.nsec
+		case t.sec != -1:
+			if t.sec < s {
+				mi++
+			}
+			s, ns = t.sec, t.nsec
+		}
+	}
+	// mktime(3) normalises out-of-range fields as time.Date does; the
+	// nanoseconds are kept apart from it
+	secs := time.Date(y, time.Month(mo+1), d, h, mi, s, 0, loc).Unix()
+	return TimeOf(secs, int64(ns))
+}
+
+// ParseTime is __pmParseHighResTime: a time given as "@" and a ctime(3)
+// style date, "-" and an interval before end (when end is not Forever),
+// or an optional "+" and an interval after start. Absolute times are read
+// in loc.
+func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
+	i := skipSpace(spec, 0)
+	switch {
+	case i < len(spec) && spec[i] == '@':
+		t, err := parseCtime(spec[i+1:])
+		if err != nil {
+			return 0, err
+		}
+		return t.resolve(start, loc), nil
+	case end != Forever && i < len(spec) && spec[i] == '-':
+		d, err := ParseInterval(spec[i+1:])
+		if err != nil {
+			return 0, err
+		}
+		return end - Time(d), nil
+	}
+	if i < len(spec) && spec[i] == '+' {
+		i++
+	}
+	d, err := ParseInterval(spec[i:])
+	if err != nil {
+		return 0, err
+	}
+	if d == time.Duration(Forever) || start > Forever-Time(d) {
+		return Forever, nil
+	}
+	return start + Time(d), nil
+}
+
+// TimeWindow is what the -S, -T and -O options select within the time
+// span of a source (pmParseHighResTimeWindow).
+type TimeWindow struct {
+	Start, End, Origin Time
+}
+
+// ParseTimeWindow is pmParseHighResTimeWindow(3): it applies the -S
+// (start), -T (end), -A (align) and -O (origin) arguments, each "" when
+// not given, to the span [first, last] of a source (last is Forever for a
+// live one). Start and end are kept within the span and the origin within
+// the window. An alignment that cannot be applied is a warning: the window
+// is still returned, with the warning as the error and ok true.
+func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *time.Location) (w TimeWindow, ok bool, err error) {
+	w.Start, w.End = first, last
+	if start != "" {
+		if w.Start, err = ParseTime(start, w.Start, w.End, loc); err != nil {
+			return w, false, err
+		}
+	}
+	if w.Start < first {
+		w.Start = first
+	}
+	var delta Time
+	var warning error
+	if align != "" {
+		d, err := ParseInterval(align)
+		if err != nil {
+			return w, false, err
+		}
+		if d == 0 {
+			return w, false, specError(align, 0, msgAlign)
+		}
+		delta = Time(d)
+		a := roundUp(w.Start, delta)
+		if a >= first && a <= last {
+			w.Start = a
+		} else {
+			warning = specError(align, 0, msgAlign)
+		}
+	}
+	if end != "" {
+		if w.End, err = ParseTime(end, w.Start, w.End, loc); err != nil {
+			return w, false, err
+		}
+	}
+	if w.End > last {
+		w.End = last
+	}
+	w.Origin = w.Start
+	if origin != "" {
+		if w.Origin, err = ParseTime(origin, w.Start, w.End, loc); err != nil {
+			return w, false, err
+		}
+		w.Origin = max(w.Start, min(w.Origin, w.End))
+		if align != "" {
+			a := roundUp(w.Origin, delta)
+			if a > w.End {
+				a -= delta
+			}
+			if a >= w.Start && a <= w.End {
+				w.Origin = a
+			} else {
+				warning = specError(align, 0, msgAlign)
+			}
+		}
+	}
+	return w, true, warning
+}
+
+// roundUp is t rounded up to a multiple of delta, as libpcp aligns.
+func roundUp(t, delta Time) Time {
+	b := (t / delta) * delta
+	if b < t {
+		b += delta
+	}
+	return b
+}
