@@ -3,6 +3,8 @@ package eval
 import (
 	"math"
 	"strconv"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // numWidth is the room pmie gives one formatted number: longer ones are
@@ -25,7 +27,7 @@ func appendNumber(b []byte, v float64) []byte {
 	a := math.Abs(v)
 	switch {
 	case a < 0.5:
-		b = appendG(b, v)
+		b = append(b, pmapi.FormatG(v, 6)...)
 	case a < 5:
 		b = strconv.AppendFloat(b, v, 'f', 2, 64)
 	case a < 50:
@@ -37,61 +39,6 @@ func appendNumber(b []byte, v float64) []byte {
 		b = b[:start+numWidth-1]
 	}
 	return b
-}
-
-// appendG formats v as C's "%g" does: six significant digits, trailing
-// zeros removed, exponent form below 1e-4.
-func appendG(b []byte, v float64) []byte {
-	if v == 0 {
-		return append(b, '0')
-	}
-	e := strconv.AppendFloat(nil, v, 'e', 5, 64) // d.ddddde±XX
-	mant, exp := e, 0
-	for i := len(e) - 1; i >= 0; i-- {
-		if e[i] == 'e' {
-			mant = e[:i]
-			exp, _ = strconv.Atoi(string(e[i+1:]))
-			break
-		}
-	}
-	if exp < -4 || exp >= 6 {
-		mant = trimZeros(mant)
-		b = append(b, mant...)
-		b = append(b, 'e')
-		if exp < 0 {
-			b = append(b, '-')
-			exp = -exp
-		} else {
-			b = append(b, '+')
-		}
-		if exp < 10 {
-			b = append(b, '0')
-		}
-		return strconv.AppendInt(b, int64(exp), 10)
-	}
-	f := strconv.AppendFloat(nil, v, 'f', 5-exp, 64)
-	return append(b, trimZeros(f)...)
-}
-
-// trimZeros removes trailing zeros after a decimal point, and the point if
-// nothing follows it.
-func trimZeros(s []byte) []byte {
-	dot := false
-	for _, c := range s {
-		if c == '.' {
-			dot = true
-		}
-	}
-	if !dot {
-		return s
-	}
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	if len(s) > 0 && s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // appendNums formats value i of every sample x holds, oldest last.

@@ -95,34 +95,12 @@ func (x *Node) operand(b *strings.Builder) {
 	b.WriteByte(')')
 }
 
-// UnitsString renders canonical units as pmUnitsStr does ("byte / sec"),
-// or "none".
+// UnitsString renders units as pmUnitsStr does ("byte / sec"), or "none".
 func UnitsString(u pmapi.Units) string {
-	var num, den []string
-	add := func(dim int8, name string) {
-		switch {
-		case dim == 1:
-			num = append(num, name)
-		case dim > 1:
-			num = append(num, name+"^"+strconv.Itoa(int(dim)))
-		case dim == -1:
-			den = append(den, name)
-		case dim < -1:
-			den = append(den, name+"^"+strconv.Itoa(int(-dim)))
-		}
+	if s := u.String(); s != "" {
+		return s
 	}
-	add(u.DimSpace, "byte")
-	add(u.DimTime, "sec")
-	add(u.DimCount, "count")
-	switch {
-	case len(num) == 0 && len(den) == 0:
-		return "none"
-	case len(den) == 0:
-		return strings.Join(num, " ")
-	case len(num) == 0:
-		return "/ " + strings.Join(den, " ")
-	}
-	return strings.Join(num, " ") + " / " + strings.Join(den, " ")
+	return "none"
 }
 
 // Mixed is a comparison between values of different dimensions.
