@@ -126,9 +126,17 @@ func arithmetic(f func(a, b float64) float64, ar arity) func(*Node) {
 	return numBinary((*Node).newestNums, f, ar)
 }
 
-// relational returns the evaluator of a numeric comparison.
+// relational returns the evaluator of a numeric comparison. A comparison
+// with a value missing because its host is down is unknown.
 func relational(f func(a, b float64) bool, ar arity) func(*Node) {
-	return numBinary((*Node).newestTruths, func(a, b float64) Truth { return boolTruth(f(a, b)) }, ar)
+	return numBinary((*Node).newestTruths, func(a, b float64) Truth {
+		if a != a || b != b {
+			if isMissing(a) || isMissing(b) {
+				return Unknown
+			}
+		}
+		return boolTruth(f(a, b))
+	}, ar)
 }
 
 func add(a, b float64) float64 { return a + b }

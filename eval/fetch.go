@@ -1,6 +1,10 @@
 package eval
 
-import "github.com/gopcp/pmie/pmapi"
+import (
+	"math"
+
+	"github.com/gopcp/pmie/pmapi"
+)
 
 // counterWrap, when set, corrects negative counter differences for a wrap
 // of the counter's width (pmie's PCP_COUNTER_WRAP).
@@ -8,6 +12,57 @@ var counterWrap = false
 
 // SetCounterWrap turns counter wrap correction on or off.
 func SetCounterWrap(on bool) { counterWrap = on }
+
+// missingBits is the NaN that stands for a value missing because its host
+// is down, so that comparisons with it are unknown rather than false. It
+// arises only live, for sets over several hosts, where pmie would make
+// every host's values unknown.
+const missingBits = 0x7ff8_0000_dead_beef
+
+// missing is the value of a host that is down.
+var missing = math.Float64frombits(missingBits)
+
+// isMissing reports whether v is (derived from) a missing value; the sign
+// does not matter, and arithmetic keeps the NaN's payload.
+func isMissing(v float64) bool {
+	return math.Float64bits(v)&^(1<<63) == missingBits
+}
+
+// partial reports whether x is a fetch over several hosts of which some,
+// but not all, are down: the down hosts' values are then missing, instead
+// of the whole set being unknown as in pmie.
+func (x *Node) partial() bool {
+	if len(x.metrics.m) < 2 {
+		return false
+	}
+	up, down := false, false
+	for _, m := range x.metrics.m {
+		if m.down {
+			down = true
+		} else {
+			up = true
+		}
+	}
+	return up && down
+}
+
+// fillMissing marks n values from position pos of the newest sample of x
+// as missing, returning the next position.
+func (x *Node) fillMissing(m *Metric, pos, n int) int {
+	m.stomp = 0
+	m.vset = nil
+	if x.store != storeNum {
+		return pos + n
+	}
+	out := x.nums(0)
+	for j := 0; j < n; j++ {
+		if pos < len(out) {
+			out[pos] = missing
+		}
+		pos++
+	}
+	return pos
+}
 
 // wantsRate reports whether a fetch node's counter values are converted to
 // rates: always, unless some ancestor is the instant operator.
@@ -78,9 +133,14 @@ func fetchSingle(x *Node) {
 	x.rotate()
 	x.valid++
 	dorate := x.wantsRate()
+	partial := x.partial()
 	var stamp float64
 	pos := 0
 	for i, m := range x.metrics.m {
+		if partial && m.down {
+			pos = x.fillMissing(m, pos, 1)
+			continue
+		}
 		if m.vset == nil || len(m.vset.Values) != 1 {
 			x.valid = 0
 			for _, m := range x.metrics.m[i:] {
@@ -113,8 +173,12 @@ func fetchSingle(x *Node) {
 // changes in the set of instances.
 func fetchAll(x *Node) {
 	x.rotate()
+	partial := x.partial()
 	changed := false
 	for _, m := range x.metrics.m {
+		if partial && m.down {
+			continue
+		}
 		if m.indomChanged() {
 			changed = true
 			m.stomp = 0
@@ -128,6 +192,10 @@ func fetchAll(x *Node) {
 	var stamp float64
 	pos := 0
 	for _, m := range x.metrics.m {
+		if partial && m.down {
+			pos = x.fillMissing(m, pos, max(m.nidom, 0))
+			continue
+		}
 		start := pos
 		for j := 0; j < m.nidom; j++ {
 			x.extract(m, &m.vset.Values[j], pos)
@@ -143,9 +211,14 @@ func fetchSome(x *Node) {
 	x.rotate()
 	x.valid++
 	dorate := x.wantsRate()
+	partial := x.partial()
 	var stamp float64
 	pos := 0
 	for i, m := range x.metrics.m {
+		if partial && m.down {
+			pos = x.fillMissing(m, pos, max(m.nidom, 0))
+			continue
+		}
 		if m.vset == nil {
 			x.valid = 0
 			for _, m := range x.metrics.m[i:] {

@@ -32,7 +32,12 @@ type Metric struct {
 
 	// state of initialisation: see Initialised and Waiting.
 	state metricState
+	down  bool // its host is not answering (live)
 }
+
+// SetDown records whether m's host is answering. Live, a set over several
+// hosts keeps the values of the hosts that answer when others do not.
+func (m *Metric) SetDown(down bool) { m.down = down }
 
 type metricState uint8
 

@@ -88,6 +88,7 @@ func (t *task) waits() bool {
 func (h *hostFetch) distribute() {
 	for _, m := range h.metrics {
 		m.Drop()
+		m.SetDown(h.live != nil && (h.err != nil || h.down))
 	}
 	if h.err != nil || h.down {
 		return
