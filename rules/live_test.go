@@ -240,3 +240,69 @@ func TestDeadHosts(t *testing.T) {
 		}
 	}
 }
+
+// hidingSource hides one metric's name until shown, as a PMDA that is
+// installed after pmie starts.
+type hidingSource struct {
+	eval.Source
+	name  string
+	shown *bool
+}
+
+func (s hidingSource) LookupName(n string) (pmapi.PMID, error) {
+	if n == s.name && !*s.shown {
+		return 0, pmapi.ErrName
+	}
+	return s.Source.LookupName(n)
+}
+
+// TestLateMetric checks that a metric missing when pmie starts, and one
+// on a host that is down then, are looked up again and evaluated once
+// they are there.
+func TestLateMetric(t *testing.T) {
+	up := pmcdtest.Start(t, pmcdtest.Sample("early"))
+	down := pmcdtest.Start(t, pmcdtest.Sample("late"))
+	down.Stop()
+	shown := false
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{DefaultConn: up.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		return hidingSource{ctxSource{c}, "mem.util.free", &shown}, nil
+	}}
+	var diags []string
+	b := &eval.Builder{Env: env, Report: func(d eval.Diag) { diags = append(diags, d.Msg) }}
+	prog := &eval.Program{}
+	b.Begin()
+	b.Statement(prog, "free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)
+	b.Begin()
+	b.Statement(prog, "ncpu", b.Fetch("hinv.ncpu", []string{down.Spec()}, nil, 0, 0), 10)
+	if len(prog.Rules) != 2 {
+		t.Fatalf("rules not accepted: %v", diags)
+	}
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 30 * time.Millisecond,
+		hooks: map[int]func(){3: func() {
+			shown = true
+			if err := down.Restart(); err != nil {
+				t.Error(err)
+			}
+		}}}
+	out := &stampedWriter{}
+	e := New(liveConfig(clock, out, 8), b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cycles := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if first := cycles[0]; !strings.Contains(first, "free: ?") || !strings.Contains(first, "ncpu: ?") {
+		t.Errorf("first cycle should have no values:\n%s", first)
+	}
+	last := cycles[len(cycles)-1]
+	for _, want := range []string{"early: 126418944", "late: 4"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last cycle has no %q:\n%s", want, last)
+		}
+	}
+}
