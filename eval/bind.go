@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -143,7 +144,9 @@ func (b *Builder) matchInstances(m *Metric, insts []pmapi.Instance, retry bool) 
 		}
 		if !found {
 			if !retry {
-				b.note("%s: metric %s from %s does not (currently) have instance \"%s\"", b.prog(), m.Name, b.describe(m), m.inames[i])
+				if b.Report != nil {
+					b.Report(Diag{Notify: true, Msg: fmt.Sprintf("metric %s from %s does not (currently) have instance \"%s\"", m.Name, b.describe(m), m.inames[i])})
+				}
 			}
 			m.iids[i] = pmapi.InNull
 			ok = false

@@ -43,6 +43,7 @@ type Env struct {
 type Diag struct {
 	Syntax  bool
 	Warning bool // pmie's "warning - near line N"
+	Notify  bool // reported through pmie's log, with time, pid and level
 	Msg     string
 }
 
@@ -166,11 +167,19 @@ func (b *Builder) Macro(x *Node) *Node {
 	return x
 }
 
+// MaxSamples is the largest sample number a window may reach (pmie has no
+// limit, and allocates whatever is asked).
+const MaxSamples = 1 << 16
+
 // Fetch is a metric with optional host and instance qualifiers and sample
 // window @t1..t2 (both 0 for the newest sample only).
 func (b *Builder) Fetch(name string, hosts, insts []string, t1, t2 int) *Node {
 	if t1 > t2 {
 		t1, t2 = t2, t1
+	}
+	if t1 < 0 || t2 > MaxSamples {
+		b.synerr("sample number %d out of range (0 to %d)", t2, MaxSamples)
+		return nil
 	}
 	fsz, dsz := t2-t1+1, 0
 	if t1 != 0 {

@@ -179,6 +179,13 @@ func show(r *Rule, mode int) string {
 	return string(r.Root.AppendSatisfying(nil))
 }
 
+// takeFiredList returns and clears the actions fired so far.
+func (w *world) takeFiredList() []string {
+	f := w.fired
+	w.fired = nil
+	return f
+}
+
 // takeFired returns and clears the actions fired so far.
 func (w *world) takeFired() string {
 	s := strings.Join(w.fired, "\n")
