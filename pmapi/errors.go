@@ -173,24 +173,25 @@ func (e Errno) Error() string {
 func (e Errno) Symbol() string { return errTable[e].symbol }
 
 // Code returns the PCP error code that err carries: the Errno itself, the
-// negated errno of a syscall.Errno, or ErrGeneric for any other error. It
-// looks through wrapped errors.
+// negated errno of a syscall.Errno, the errno of io/fs's ErrNotExist,
+// ErrPermission and ErrExist, or ErrGeneric for any other error. It looks
+// through wrapped errors.
 func Code(err error) Errno {
-	for err != nil {
-		switch e := err.(type) {
-		case Errno:
-			return e
-		case syscall.Errno:
-			return Errno(-int32(e))
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		err = u.Unwrap()
-	}
 	if err == nil {
 		return 0
 	}
-	return ErrGeneric
+	for e := err; e != nil; {
+		switch v := e.(type) {
+		case Errno:
+			return v
+		case syscall.Errno:
+			return Errno(-int32(v))
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		e = u.Unwrap()
+	}
+	return fsCode(err)
 }

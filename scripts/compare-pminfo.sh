@@ -27,53 +27,11 @@ verbose=0
 [ "${2:-}" = -v ] && verbose=1
 [ "${1:-}" = -v ] && { verbose=1; dir=$corpus; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ours=${PMINFO:-}
-if [ -z "$ours" ]; then
-	ours=$tmp/pminfo
-	(cd "$root" && go build -o "$ours" ./cmd/pminfo) || exit 1
-fi
-export PCP_DERIVED_CONFIG=
+# shellcheck source=compare-lib.sh
+. "$root/scripts/compare-lib.sh"
+setup
 
 cases=("-d" "-f" "-f -O +1" "-f -O +5" "-f -O +60" "-f -O +3600" "-m" "-T" "-l")
-
-# drop_events removes the event.flags and event.missed entries: in output
-# made of blank-line-separated blocks (-d, -f, -T, -l) their blocks with
-# the blank line before, otherwise their lines and the indented lines
-# under them; and their one-line errors.
-drop_events() {
-	awk '
-	{ lines[NR] = $0; if ($0 == "") blocks = 1 }
-	END {
-		for (i = 1; i <= NR; i++) {
-			l = lines[i]
-			if (l !~ /^event\.(flags|missed)([ :]|$)/) {
-				if (held) print ""
-				held = 0
-				if (l == "" && blocks) { held = 1; continue }
-				print l
-				continue
-			}
-			if (l ~ /^event\.(flags|missed): /) continue
-			held = 0
-			while (i < NR && lines[i + 1] != "" && (blocks || lines[i + 1] ~ /^ /)) i++
-		}
-		if (held) print ""
-	}'
-}
-
-# score prints "identical total" for two files.
-score() {
-	local a=$1 b=$2 na nb changed
-	na=$(wc -l <"$a")
-	nb=$(wc -l <"$b")
-	# lines only in b, per diff's alignment
-	changed=$(diff "$a" "$b" | grep -c '^>')
-	local same=$((nb - changed))
-	local total=$((na > nb ? na : nb))
-	echo "$same $total"
-}
 
 declare -A case_same case_total case_same2 case_total2
 all_same=0 all_total=0 all_same2=0 all_total2=0
@@ -92,15 +50,7 @@ for meta in "$dir"/*.meta "$dir"/*.meta.xz; do
 	line="$name:"
 	for c in "${cases[@]}"; do
 		# shellcheck disable=SC2086
-		(cd "$dir" && pminfo -a "$name" $c >"$tmp/real" 2>"$tmp/real.err")
-		# shellcheck disable=SC2086
-		(cd "$dir" && "$ours" -a "$name" $c >"$tmp/ours" 2>"$tmp/ours.err")
-		cat "$tmp/real.err" >>"$tmp/real"
-		cat "$tmp/ours.err" >>"$tmp/ours"
-		read -r s t < <(score "$tmp/ours" "$tmp/real")
-		drop_events <"$tmp/real" >"$tmp/real2"
-		drop_events <"$tmp/ours" >"$tmp/ours2"
-		read -r s2 t2 < <(score "$tmp/ours2" "$tmp/real2")
+		read -r s t s2 t2 < <(cd "$dir" && compare_run -a "$name" $c)
 		case_same[$c]=$((${case_same[$c]:-0} + s))
 		case_total[$c]=$((${case_total[$c]:-0} + t))
 		case_same2[$c]=$((${case_same2[$c]:-0} + s2))

@@ -25,8 +25,13 @@ func (c *Context) Labels(level pmapi.LabelFlag, id uint32) ([]pmapi.LabelSet, er
 			return nil, nil
 		}
 		return []pmapi.LabelSet{labelSet(pmapi.LabelDomain, "agent", jsonString(agent))}, nil
-	case pmapi.LabelCluster, pmapi.LabelItem:
+	case pmapi.LabelCluster:
 		return nil, nil
+	case pmapi.LabelItem:
+		if !isAllCPU(pmapi.PMID(id)) {
+			return nil, nil
+		}
+		return []pmapi.LabelSet{labelSet(pmapi.LabelItem, "device_type", jsonString("cpu"))}, nil
 	case pmapi.LabelInDom:
 		kind, name := indomKind(pmapi.InDom(id))
 		if kind == "" {
@@ -38,6 +43,21 @@ func (c *Context) Labels(level pmapi.LabelFlag, id uint32) ([]pmapi.LabelSet, er
 		return c.instanceLabels(pmapi.InDom(id))
 	}
 	return nil, pmapi.ErrLabel
+}
+
+// isAllCPU says whether id is one of the kernel.all.cpu metrics, which
+// the PMDA labels as about CPUs although they have no instance domain.
+func isAllCPU(id pmapi.PMID) bool {
+	if id.Domain() != 60 || id.Cluster() != 0 {
+		return false
+	}
+	switch i := id.Item(); {
+	case i >= 20 && i <= 23, i >= 53 && i <= 55:
+		return true
+	case i == 34, i == 35, i == 60, i == 78, i == 81, i == 82:
+		return true
+	}
+	return false
 }
 
 // indomKind is the device type and description the linux PMDA labels an

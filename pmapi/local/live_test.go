@@ -5,45 +5,22 @@ package local
 import (
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/pcplive"
 )
 
 // These tests compare the collector with real pmcd and its linux PMDA on
 // the same machine. They skip when pmcd is not there, unless
 // PMIE_REQUIRE_PMCD=1, when they fail instead.
 
-func requirePMCD(t *testing.T) {
-	t.Helper()
-	why := ""
-	if _, err := exec.LookPath("pminfo"); err != nil {
-		why = "pminfo not installed"
-	} else if out, err := exec.Command("pminfo", "-f", "pmcd.version").CombinedOutput(); err != nil {
-		why = "pmcd not answering: " + strings.TrimSpace(string(out))
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("PMIE_REQUIRE_PMCD") == "1" {
-		t.Fatal(why)
-	}
-	t.Skip(why)
-}
+func requirePMCD(t *testing.T) { pcplive.Require(t) }
 
-func pminfo(t *testing.T, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("pminfo", args...).Output()
-	if err != nil {
-		t.Fatalf("pminfo %s: %v", strings.Join(args, " "), err)
-	}
-	return string(out)
-}
+func pminfo(t *testing.T, args ...string) string { return pcplive.Pminfo(t, args...) }
 
 func allNames() []string {
 	names := make([]string, len(metrics))

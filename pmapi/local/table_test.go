@@ -151,7 +151,8 @@ func TestLabels(t *testing.T) {
 		`,"hostname":"fixture","machineid":"0123456789abcdef0123456789abcdef","userid":`+itoa(int32(uid()))+`}`)
 	check(pmapi.LabelDomain, uint32(pmapi.NewPMID(60, 0, 20)), `{"agent":"linux"}`)
 	check(pmapi.LabelDomain, uint32(pmapi.NewPMID(3, 8, 99)), `{"agent":"proc"}`)
-	check(pmapi.LabelItem, uint32(pmapi.NewPMID(60, 0, 20)), ``)
+	check(pmapi.LabelItem, uint32(pmapi.NewPMID(60, 0, 20)), `{"device_type":"cpu"}`)
+	check(pmapi.LabelItem, uint32(pmapi.NewPMID(60, 0, 0)), ``)
 	check(pmapi.LabelInDom, uint32(pmapi.NewInDom(60, 1)), `{"device_type":"block","indom_name":"per disk"}`)
 	check(pmapi.LabelInstances, uint32(pmapi.NewInDom(60, 0)), `[0]{"cpu":0}[1]{"cpu":1}[3]{"cpu":3}`)
 	check(pmapi.LabelInstances, uint32(pmapi.NewInDom(60, 3)),

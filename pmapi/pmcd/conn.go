@@ -68,7 +68,7 @@ func codeOf(err error) pmapi.Errno {
 	case errors.As(err, &en):
 		return pmapi.Errno(-int32(en))
 	}
-	if c := pmapi.Code(err); c != pmapi.ErrGeneric {
+	if c := pmapi.Code(err); c != pmapi.ErrGeneric && c != 0 {
 		return c
 	}
 	return pmapi.ErrIPC
@@ -114,7 +114,7 @@ func dialOne(network, addr string, sp Spec, cfg *Config) (*conn, error) {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, network, addr)
 	if err != nil {
-		return nil, err
+		return nil, dialError(err)
 	}
 	c := &conn{nc: nc, maxLen: cfg.MaxPDU, timeout: cfg.timeout()}
 	if err := c.handshake(sp, cfg.connectTimeout()); err != nil {
@@ -122,6 +122,21 @@ func dialOne(network, addr string, sp Spec, cfg *Config) (*conn, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// dialError gives a failure to connect the errno libpcp reports for it:
+// EHOSTUNREACH for a name that does not resolve, ETIMEDOUT when the
+// connection timeout passes.
+func dialError(err error) error {
+	var dns *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.As(err, &dns):
+		return fmt.Errorf("%v: %w", err, syscall.EHOSTUNREACH)
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%v: %w", err, syscall.ETIMEDOUT)
+	}
+	return err
 }
 
 // handshake reads pmcd's greeting, checks that nothing it demands is

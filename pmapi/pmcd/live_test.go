@@ -123,7 +123,7 @@ func TestLiveNamespace(t *testing.T) {
 		t.Errorf("traversal: %d names, pminfo %d; first difference %s", len(got), len(want), firstDiff(got, want))
 	}
 	var walked []string
-	if err := pmapi.Traverse(x, "", func(n string) error { walked = append(walked, n); return nil }); err != nil {
+	if err := pmapi.WalkChildren(x, "", func(n string) error { walked = append(walked, n); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(walked, want) {
@@ -509,5 +509,30 @@ func TestLiveRestart(t *testing.T) {
 	}
 	if err != nil || !slices.Equal(events, []string{"lost", "reconnected"}) || failed == 0 {
 		t.Errorf("after restart: %v, events %v, %d failed fetches", err, events, failed)
+	}
+}
+
+// BenchmarkLiveFetch fetches kernel.all.load and kernel.percpu.cpu.user
+// from the real pmcd over TCP, one round trip per iteration.
+func BenchmarkLiveFetch(b *testing.B) {
+	x, err := pmcd.Dial("localhost", pmcd.Config{})
+	if err != nil {
+		b.Skipf("no pmcd: %v", err)
+	}
+	defer x.Close()
+	var ids []pmapi.PMID
+	for _, n := range []string{"kernel.all.load", "kernel.percpu.cpu.user"} {
+		id, err := x.LookupName(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	var r pmapi.Result
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := x.Fetch(ids, &r); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -309,6 +309,9 @@ func TestDialErrors(t *testing.T) {
 	if code := pmapi.Code(err); code != pmapi.Errno(-2) {
 		t.Errorf("no socket: %v (%d), want ENOENT", err, code)
 	}
+	if _, err := pmcd.Dial("nosuchhost.invalid", pmcd.Config{}); pmapi.Code(err) != pmapi.Errno(-113) {
+		t.Errorf("unknown host: %v (%d), want EHOSTUNREACH", err, pmapi.Code(err))
+	}
 	var ue *pmcd.UnsupportedError
 	if _, err := pmcd.Dial("pcps://localhost", pmcd.Config{}); !errors.As(err, &ue) {
 		t.Errorf("pcps: %v", err)
