@@ -71,7 +71,11 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 		return nil
 	}
 	x := c.expr(s.X)
-	return c.B.Statement(c.Prog, s.Name, x, c.Delta)
+	name := s.Name
+	if s.Anonymous {
+		name = "" // numbered here: pmie skips statements whose metrics fail
+	}
+	return c.B.Statement(c.Prog, name, x, c.Delta)
 }
 
 // want checks an operand's category, reporting pmie's grammar error.
