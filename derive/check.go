@@ -68,17 +68,19 @@ type checker struct {
 	m     *def
 	b     binder
 	diags []Diagnostic
+	cycle []string // the cycle of derived metrics found, if any
 }
 
 // check checks metric m's expression, returning its typed tree, or nil and
-// the reasons it cannot be used.
-func check(m *def, b binder) (*node, []Diagnostic) {
+// the reasons it cannot be used, with the cycle of derived metrics it is
+// in, if that is a reason.
+func check(m *def, b binder) (*node, []Diagnostic, []string) {
 	c := &checker{m: m, b: b}
 	n := c.expr(m.root)
 	if n == nil {
-		return nil, c.diags
+		return nil, c.diags, c.cycle
 	}
-	return n, nil
+	return n, nil, nil
 }
 
 func (c *checker) fail(d Diagnostic) *node {
@@ -119,6 +121,7 @@ func (c *checker) metric(x *lang.Metric) *node {
 	id, desc, ref, err := c.b.operand(x.Name)
 	if err != nil {
 		if d, ok := err.(cycleErr); ok {
+			c.cycle = d.path
 			return c.fail(c.m.cycleError(x, d.path))
 		}
 		return c.fail(c.m.lookupError(x, err))

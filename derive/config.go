@@ -32,10 +32,11 @@ func (r *Registry) LoadConfig(path string) (int, []Diagnostic, error) {
 // or when it is not set PCP's global directory, $PCP_VAR_DIR/config/derived,
 // if that exists. Files that cannot be read are skipped, as libpcp skips
 // them.
-func (r *Registry) LoadEnv() []Diagnostic { return r.loadEnv(os.LookupEnv) }
+func (r *Registry) LoadEnv() []Diagnostic { return r.LoadEnvFrom(os.LookupEnv) }
 
-// loadEnv is LoadEnv with the environment read through getenv.
-func (r *Registry) loadEnv(getenv func(string) (string, bool)) []Diagnostic {
+// LoadEnvFrom is LoadEnv with the environment read through getenv (for
+// commands run with an environment of their own).
+func (r *Registry) LoadEnvFrom(getenv func(string) (string, bool)) []Diagnostic {
 	path, ok := getenv("PCP_DERIVED_CONFIG")
 	if !ok {
 		global := filepath.Join(pcpVarDir(getenv), "config", "derived")

@@ -29,7 +29,7 @@ func pminfoRun(t *testing.T, line, archive string) (string, string) {
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	var stdout, stderr strings.Builder
 	reg := NewRegistry()
-	stderr.WriteString(PCPReport(reg.loadEnv(getenv)))
+	stderr.WriteString(PCPReport(reg.LoadEnvFrom(getenv)))
 	var flags string
 	var names []string
 	for i := 1; i < len(words); i++ {

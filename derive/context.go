@@ -44,7 +44,8 @@ type metric struct {
 	// bound is libpcp's DM_BIND: the context has looked at the metric's
 	// metadata (which hides a failed metric from the namespace).
 	bound    bool
-	checking bool // being checked: a use of it now is a cycle
+	checking bool     // being checked: a use of it now is a cycle
+	cycle    []string // the cycle it is part of, if any
 	prog     *program
 }
 
@@ -154,9 +155,14 @@ func (c *Context) checkMetric(m *metric) {
 		}
 	}
 	m.checking = true
-	m.tree, m.diags = check(m.def, c)
-	m.checking = false
-	m.checked = true
+	defer func() {
+		m.checking = false
+		m.checked = true
+		if r := recover(); r != nil {
+			m.tree, m.diags = nil, []Diagnostic{m.def.internalError(r)}
+		}
+	}()
+	m.tree, m.diags, m.cycle = check(m.def, c)
 }
 
 // cycleErr is the error operand gives for a derived metric that is being
@@ -171,6 +177,9 @@ func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
 	id, err := c.inner.LookupName(name)
 	if err == nil && !IsDerived(id) {
 		desc, err := c.inner.LookupDesc(id)
+		if err != nil {
+			err = descError{id, err}
+		}
 		return id, desc, nil, err
 	}
 	m := c.visible(name)
@@ -184,10 +193,10 @@ func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{c.cyclePath(m)}
 	}
 	c.checkMetric(m)
+	if m.cycle != nil {
+		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{m.cycle}
+	}
 	if m.tree == nil {
-		if len(m.diags) > 0 && m.diags[0].Kind == KindCycle {
-			return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{strings.Split(strings.TrimPrefix(m.diags[0].Msg, "derived metrics used in a cycle: "), " -> ")}
-		}
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, pmapi.ErrBadDerive
 	}
 	return m.def.pmid, m.tree.desc, m.tree, nil
@@ -440,4 +449,43 @@ func PCPReport(diags []Diagnostic) string {
 // String describes the context, for debugging.
 func (c *Context) String() string {
 	return fmt.Sprintf("derive.Context(%d derived metrics over %v)", len(c.metrics), c.inner.Source().Name)
+}
+
+// TraversePMNS is pmTraversePMNS (see pmapi.NamespaceTraverser). Over a
+// context that lists its namespace in one request (a pmcd context), the
+// derived metrics at or below name come after the context's own names, as
+// libpcp gives them for host contexts: each is bound as it is listed, and
+// those that fail are left out. Over any other context it walks Children,
+// which puts derived metrics among the others, as libpcp does for
+// archives and local contexts.
+func (c *Context) TraversePMNS(name string) ([]string, error) {
+	c.refresh()
+	t, ok := c.inner.(pmapi.NamespaceTraverser)
+	if !ok {
+		var names []string
+		err := pmapi.WalkChildren(c, name, func(n string) error { names = append(names, n); return nil })
+		return names, err
+	}
+	names, err := t.TraversePMNS(name)
+	if err != nil && pmapi.Code(err) != pmapi.ErrName {
+		return nil, err
+	}
+	extra := 0
+	for _, m := range c.metrics {
+		full := m.def.name
+		below := name == "" || strings.HasPrefix(full, name) && (len(full) == len(name) || full[len(name)] == '.')
+		if m.masked || !below {
+			continue
+		}
+		c.bind(m)
+		if !m.def.anon && m.tree == nil {
+			continue
+		}
+		names = append(names, full)
+		extra++
+	}
+	if err != nil && extra == 0 {
+		return nil, err
+	}
+	return names, nil
 }

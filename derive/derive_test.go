@@ -183,3 +183,30 @@ func TestFailedMetricVisibility(t *testing.T) {
 		t.Errorf("after: %q", got)
 	}
 }
+
+// TestDiagnosticRendering checks our own rendering of semantic errors:
+// file:line:col in the configuration file, the line and a caret under
+// the operator.
+func TestDiagnosticRendering(t *testing.T) {
+	reg := NewRegistry()
+	var diags []Diagnostic
+	reg.loadText("my.conf", "# two metrics\nr.ok = k.count\nr.bad = k.count  *  k.count\nr.rate = rate(str.s)\n", &diags)
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	_, diags = Wrap(loadReplay(t, goldenArchive), reg)
+	if len(diags) != 2 {
+		t.Fatalf("got %d diagnostics", len(diags))
+	}
+	want := "my.conf:3:18: error: Illegal operator for counters\nr.bad = k.count  *  k.count\n                 ^"
+	if got := diags[0].Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	want = "my.conf:4:10: error: Non-arithmetic operand for function\nr.rate = rate(str.s)\n         ^~~~"
+	if got := diags[1].Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := PCPReport(diags); got != "Semantic error: derived metric r.bad: k.count * k.count: Illegal operator for counters\nSemantic error: derived metric r.rate: RATE(str.s): Non-arithmetic operand for function\n" {
+		t.Errorf("PCPReport = %q", got)
+	}
+}

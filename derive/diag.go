@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,8 @@ const (
 	// KindCycle is a derived metric that uses itself through other
 	// derived metrics (libpcp refuses derived operands altogether).
 	KindCycle
+	// KindInternal is a bug in derive, caught rather than crashing.
+	KindInternal
 )
 
 // Diagnostic is a problem with a derived metric. It is a lang.Diagnostic
@@ -180,11 +183,19 @@ func diagAt(src *lang.Source, x lang.Node, sev lang.Severity, msg, pcpReason str
 }
 
 // semanticError is libpcp's "Semantic error" about node x of metric m.
+// Our rendering points at an operator's symbol or a function's name.
 func (m *def) semanticError(x lang.Expr, reason string) Diagnostic {
-	return Diagnostic{
-		Diagnostic: diagAt(m.src, x, lang.Error, reason, reason),
-		Kind:       KindSemantic, Metric: m.name, Expr: m.text, node: x,
+	d := diagAt(m.src, x, lang.Error, reason, reason)
+	switch x := x.(type) {
+	case *lang.Binary:
+		end := x.OpPos
+		end.Offset += len(x.Op.String())
+		end.Col += len(x.Op.String())
+		d.Span = lang.Span{Start: x.OpPos, End: end}
+	case *lang.Call:
+		d.Span = x.FuncSpan
 	}
+	return Diagnostic{Diagnostic: d, Kind: KindSemantic, Metric: m.name, Expr: m.text, node: x}
 }
 
 // colonError is a semantic error about the two operands of ternary x.
@@ -194,11 +205,26 @@ func (m *def) colonError(x *lang.Ternary, reason string) Diagnostic {
 	return d
 }
 
-// lookupError says operand name of metric m is not in the context.
+// lookupError says operand name of metric m is not in the context, in the
+// words libpcp uses when debugging (otherwise it says nothing).
 func (m *def) lookupError(x *lang.Metric, err error) Diagnostic {
-	msg := fmt.Sprintf("operand %s: %v", x.Name, err)
+	msg := fmt.Sprintf("operand: %s: %v", x.Name, err)
+	var de descError
+	if errors.As(err, &de) {
+		msg = fmt.Sprintf("operand (%s [%v]): %v", x.Name, de.id, de.err)
+	}
 	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindLookup, Metric: m.name, Expr: m.text}
 }
+
+// descError is an operand whose name the context knows but whose
+// descriptor it cannot give.
+type descError struct {
+	id  pmapi.PMID
+	err error
+}
+
+func (e descError) Error() string { return e.err.Error() }
+func (e descError) Unwrap() error { return e.err }
 
 // shadowedWarning says metric m is hidden by a real metric of that name.
 func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
@@ -211,6 +237,12 @@ func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
 func (m *def) cycleError(x *lang.Metric, path []string) Diagnostic {
 	msg := "derived metrics used in a cycle: " + strings.Join(path, " -> ")
 	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindCycle, Metric: m.name, Expr: m.text}
+}
+
+// internalError reports a panic while checking metric m.
+func (m *def) internalError(cause any) Diagnostic {
+	msg := fmt.Sprintf("internal error checking derived metric %s: %v", m.name, cause)
+	return Diagnostic{Diagnostic: diagAt(m.src, m.root, lang.Error, msg, ""), Kind: KindInternal, Metric: m.name, Expr: m.text}
 }
 
 // registerError is a failure to register metric name: reason is libpcp's
@@ -241,10 +273,4 @@ func configSyntaxError(cfg *lang.DerivedConfig, e *lang.DerivedEntry, d *lang.Di
 func configRegisterError(cfg *lang.DerivedConfig, e *lang.DerivedEntry, reason string) Diagnostic {
 	d := &lang.Diagnostic{Severity: lang.Error, Src: cfg.Src, Span: e.NameSpan, Msg: reason, PCP: lang.PCPForm{Reason: reason}}
 	return Diagnostic{Diagnostic: d, Kind: KindRegister, Metric: e.Name, Expr: e.ExprText, cfg: cfg, entry: e}
-}
-
-// fileError is a configuration file or directory that could not be read.
-func fileError(path string, err error) Diagnostic {
-	d := &lang.Diagnostic{Severity: lang.Error, Src: lang.NewSource(path, ""), Msg: err.Error()}
-	return Diagnostic{Diagnostic: d, Kind: KindConfig}
 }

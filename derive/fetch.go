@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -24,7 +25,12 @@ type fetchPlan struct {
 
 // Fetch is pmFetch over the inner context with derived metrics evaluated.
 // A derived metric that failed its checks gives pmapi.ErrPMID.
-func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
+func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("derive: internal error in fetch: %v", p)
+		}
+	}()
 	c.refresh()
 	if !c.anyDerived(ids) {
 		return c.inner.Fetch(ids, r)

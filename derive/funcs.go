@@ -2,6 +2,7 @@ package derive
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
@@ -56,8 +57,13 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 	n := &node{op: opCall, src: x, fn: fn, mul: 1, div: 1}
 	switch fn.args {
 	case argAnon:
-		n.x = &node{op: opConst, desc: constDesc(pmapi.TypeU32), mul: 1, div: 1}
-		n.x.desc.Type, _ = typeNamed(x.Args[0].(*lang.Metric).Name[len("PM_TYPE_"):])
+		// libpcp complains (and then uses freed memory) for other types
+		name := x.Args[0].(*lang.Metric).Name
+		t, ok := typeNamed(strings.TrimPrefix(name, "PM_TYPE_"))
+		if !ok || !strings.HasPrefix(name, "PM_TYPE_") {
+			return c.fail(c.m.semanticError(x, "type="+name+" not allowed for anon()"))
+		}
+		n.x = &node{op: opConst, desc: constDesc(t), mul: 1, div: 1}
 	case argName:
 		m := x.Args[0].(*lang.Metric)
 		if fn.name == "defined" {
@@ -66,7 +72,7 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 			if err == nil {
 				n.konst = pmapi.U32(1)
 			}
-			n.desc = definedDescriptor()
+			n.desc = constDesc(pmapi.TypeU32)
 			return n
 		}
 		n.x = c.metric(m)
@@ -153,11 +159,6 @@ func instantDesc(n *node) string {
 		n.desc.Sem = pmapi.SemInstant
 	}
 	return ""
-}
-
-func definedDescriptor() pmapi.Desc {
-	d := constDesc(pmapi.TypeU32)
-	return d
 }
 
 // definedDesc is never used: defined() is settled in check.

@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/archive"
 )
 
 // The goldens in testdata/golden/derive were made by gen.py there with
@@ -198,20 +200,50 @@ func series(ctx pmapi.Context, name string) []string {
 	var out []string
 	var r pmapi.Result
 	for ctx.Fetch([]pmapi.PMID{id}, &r) == nil {
-		at := r.Time - start
-		stamp := fmt.Sprintf("%d.%06d", at.Sec(), at.Nsec()/1000)
-		vs := r.Sets[0]
-		if vs.Err != nil {
-			out = append(out, fmt.Sprintf("%s err %v", stamp, vs.Err))
-			continue
-		}
-		parts := []string{stamp, fmt.Sprintf("n=%d", len(vs.Values))}
-		for _, v := range vs.Values {
-			parts = append(parts, fmt.Sprintf("%d=%s", v.Inst, exact(d.Type, v.Atom)))
-		}
-		out = append(out, strings.Join(parts, " "))
+		out = append(out, seriesLine(r.Time-start, d.Type, &r.Sets[0]))
 	}
 	return out
+}
+
+// interpSeries fetches entry e's metric every 3 seconds from the start of
+// the golden archive, read by pmapi/archive and interpolated as libpcp
+// does, as gen.py does with libpcp.
+func interpSeries(t *testing.T, e *goldenEntry) ([]string, pmapi.Type) {
+	a, err := archive.Open("../testdata/derive/golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	reg := NewRegistry()
+	var diags []Diagnostic
+	reg.loadText("one.conf", e.name+" = "+e.expr+"\n", &diags)
+	ctx, _ := Wrap(a, reg)
+	id, _ := ctx.LookupName(e.name)
+	d, _ := ctx.LookupDesc(id)
+	start, _ := a.Bounds()
+	ctx.(pmapi.Seeker).SetMode(pmapi.ModeInterp, start, 3*time.Second)
+	var out []string
+	var r pmapi.Result
+	for len(out) < 22 {
+		if err := ctx.Fetch([]pmapi.PMID{id}, &r); err != nil {
+			break
+		}
+		out = append(out, seriesLine(r.Time-start, d.Type, &r.Sets[0]))
+	}
+	return out, d.Type
+}
+
+// seriesLine is one fetch's values in gen.py's notation.
+func seriesLine(at pmapi.Time, t pmapi.Type, vs *pmapi.ValueSet) string {
+	stamp := fmt.Sprintf("%d.%06d", at.Sec(), at.Nsec()/1000)
+	if vs.Err != nil {
+		return fmt.Sprintf("%s err %v", stamp, vs.Err)
+	}
+	parts := []string{stamp, fmt.Sprintf("n=%d", len(vs.Values))}
+	for _, v := range vs.Values {
+		parts = append(parts, fmt.Sprintf("%d=%s", v.Inst, exact(t, v.Atom)))
+	}
+	return strings.Join(parts, " ")
 }
 
 // exact is a value written so that it can be compared exactly.
@@ -327,6 +359,15 @@ func checkEntry(t *testing.T, e *goldenEntry, total *tally) {
 			got := pminfoFetch(ctx, e.name, offset(t, strings.TrimPrefix(s.title, "pminfo -f -O ")))
 			if !total.check(got == s.text) {
 				t.Errorf("%s = %s: %s:\n got: %q\nwant: %q", e.name, e.expr, s.title, got, s.text)
+			}
+		case s.title == "libpcp interp":
+			got, typ := interpSeries(t, e)
+			good := len(got) == len(s.lines)
+			for j := 0; good && j < len(got); j++ {
+				good = sameSeriesLine(typ, got[j], s.lines[j])
+			}
+			if !total.check(good) {
+				t.Errorf("%s = %s: interpolated values:\n got: %q\nwant: %q", e.name, e.expr, got, s.lines)
 			}
 		case s.title == "libpcp forw":
 			ctx, _ := goldenContext(t, e)

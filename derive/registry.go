@@ -9,7 +9,7 @@ import (
 
 // DomainDerived is the PMID domain of derived metrics (libpcp's
 // DYNAMIC_PMID).
-const DomainDerived = 511
+const DomainDerived = pmapi.DomainDerived
 
 // localFlag is the top bit of a PMID, which libpcp sets in the PMIDs of
 // per-context derived metrics.
@@ -18,9 +18,7 @@ const localFlag pmapi.PMID = 1 << 31
 // IsDerived reports whether id is in the range of derived metrics' PMIDs
 // (libpcp's IS_DERIVED): domain 511, an item other than 0, and not one of
 // the dynamic PMNS roots (cluster bit 11).
-func IsDerived(id pmapi.PMID) bool {
-	return id != pmapi.PMIDNull && id.Domain() == DomainDerived && id.Cluster()&2048 == 0 && id.Item() != 0
-}
+func IsDerived(id pmapi.PMID) bool { return id.IsDerived() }
 
 // def is one registered derived metric.
 type def struct {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,9 +40,30 @@ type replayRecord struct {
 	values map[pmapi.PMID][]pmapi.Value
 }
 
-// loadReplay reads a replay archive description.
+// replays caches the archives loadReplay has read.
+var (
+	replaysMu sync.Mutex
+	replays   = map[string]*replay{}
+)
+
+// loadReplay reads a replay archive description, returning a context of
+// its own positioned at the start (archives read before are not read
+// again: their contents never change).
 func loadReplay(t testing.TB, path string) *replay {
 	t.Helper()
+	replaysMu.Lock()
+	defer replaysMu.Unlock()
+	if r, ok := replays[path]; ok {
+		c := *r
+		return &c
+	}
+	r := readReplay(t, path)
+	replays[path] = r
+	c := *r
+	return &c
+}
+
+func readReplay(t testing.TB, path string) *replay {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

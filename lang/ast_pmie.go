@@ -18,9 +18,10 @@ type Scale struct {
 
 // ScaleTerm is one word of a scale factor.
 type ScaleTerm struct {
-	Word  string // as written, e.g. "Kbytes"
-	Per   bool   // written after "/"
-	Power int    // the N of word^N; 0 when there is no ^
+	Word   string // as written, e.g. "Kbytes"
+	Per    bool   // written after "/"
+	Raised bool   // written with ^N
+	Power  int    // the N of word^N
 }
 
 // Var is a pmie $name reference that the scanner turned into a value: a
@@ -186,17 +187,25 @@ func (k StmtKind) String() string { return stmtNames[k] }
 // Stmt is one semicolon-terminated statement of a pmie rule file.
 type Stmt struct {
 	Loc
-	Kind     StmtKind
-	Name     string // "" when the statement is not named
-	NameSpan Span
-	X        Expr
+	Kind StmtKind
+	// Name is the statement's name: as written before "=", or for an
+	// unnamed statement (Anonymous) the expr_N pmie gives it. pmie counts
+	// N over the statements it parses, including some that it then drops
+	// because of an error; lang counts the same way, assuming every metric
+	// lookup succeeds.
+	Name      string
+	Anonymous bool
+	NameSpan  Span // where the name is written; zero when Anonymous
+	X         Expr
 }
 
 func (*Stmt) node() {}
 
 // File is a parsed pmie rule file: its statements in order, the macros in
-// force at the end, and the diagnostics. Statements with syntax errors are
-// left out, as pmie leaves them out.
+// force at the end (by name), and the diagnostics. Statements with syntax
+// errors are left out, as pmie leaves them out (and, as pmie does, a
+// complete logical expression, action, rule or ruleset followed by a stray
+// token is kept although the token is reported).
 type File struct {
 	Src    *Source
 	Stmts  []*Stmt

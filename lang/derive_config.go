@@ -74,7 +74,10 @@ func ReadDerivedConfig(name, text string) *DerivedConfig {
 // ParseDerivedConfig reads a configuration file and parses its
 // definitions in order with one DerivedParser (so libpcp's matchinst state
 // carries from one to the next). It returns the configuration and every
-// diagnostic, in file order.
+// diagnostic, in file order. A caller that registers the metrics should
+// instead use ReadDerivedConfig and DerivedParser.ParseEntry as it goes:
+// libpcp checks for a duplicate name before it parses, and skips parsing
+// the expression of a duplicate.
 func ParseDerivedConfig(name, text string, check Checker) (*DerivedConfig, Diagnostics) {
 	cfg := ReadDerivedConfig(name, text)
 	p := &DerivedParser{Check: check}

@@ -1,10 +1,38 @@
 // Package lang owns the syntax of both languages this project reads:
 // PCP derived-metric expressions (pmRegisterDerived(3)) and pmie rules
-// (pmie(1)). It holds one participle v2 grammar with an entry point for
-// each, the closed, exported AST with source positions, a printer, and
-// syntax diagnostics (file:line:col with a caret, plus PCP's own wording).
+// (pmie(1)). It accepts and rejects exactly what PCP 6.0.3 does, and
+// reports errors where and as PCP does.
+//
+// Entry points:
+//
+//   - ParseDerived and DerivedParser.Parse parse one derived-metric
+//     expression; ReadDerivedConfig and ParseDerivedConfig read files in
+//     the pmLoadDerivedConfig(3) format.
+//   - ParsePmie parses a pmie rule file into statements (File, Stmt), with
+//     pmie's macros, error recovery and statement numbering.
+//
+// Both produce one closed syntax tree (Node, Expr) whose nodes carry
+// positions; shared constructs (numbers, strings, metric names,
+// parentheses, unary and binary operators, instance matching) use the same
+// node types in both languages. Dump shows a tree; FormatDerived,
+// FormatPmie, FormatStmt and FormatFile print trees back as source.
+//
+// Errors are Diagnostics: Error renders file:line:col, the source line and
+// a caret; PCPRegisterError, PCPConfigSyntaxText, PCPConfigDiag and
+// PCPPmieText render the same diagnostics in PCP's own words, for output
+// that must match PCP's.
+//
+// Each language has a hand-written scanner faithful to PCP's (its tokens
+// decide what is legal), a checker that models PCP's parser to decide
+// legality and reproduce its error reports, and a participle v2 grammar
+// (unexported structs, golden EBNF in testdata/golden/lang/grammar.ebnf)
+// that gives accepted input its structure; operators are folded by
+// precedence climbing.
 //
 // lang knows nothing of metrics, units or evaluation: function calls parse
-// generically, and semantic checks belong to derive and eval. It imports
-// nothing else from this module.
+// generically, scale factors and mkconst parameters are recorded, not
+// interpreted, and checks that need metadata (types, instance domains,
+// units strings, regular expressions) belong to the derive and eval
+// packages; the Checker hook lets derive run libpcp's parse-time checks in
+// libpcp's order. lang imports nothing else from this module.
 package lang

@@ -104,7 +104,7 @@ func describePmieNode(n Node) (kind, detail string, kids []Node) {
 		var words []string
 		for _, t := range n.Terms {
 			w := t.Word
-			if t.Power != 0 {
+			if t.Raised {
 				w += "^" + strconv.Itoa(t.Power)
 			}
 			if t.Per {

@@ -11,6 +11,9 @@ func TestGrammarEBNF(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("// Derived-metric expressions (pmRegisterDerived(3)).\n")
 	b.WriteString("// Generated from lang's participle grammar; do not edit.\n\n")
-	b.WriteString(derivedParser().String() + "\n")
+	b.WriteString(derivedParser().String() + "\n\n")
+	b.WriteString("// pmie statements (pmie(1)), over tokens after macro expansion.\n")
+	b.WriteString("// Generated from lang's participle grammar; do not edit.\n\n")
+	b.WriteString(pmieParser().String() + "\n")
 	checkGolden(t, goldenPath("grammar.ebnf"), b.String())
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,48 @@ func FuzzDerivedConfig(f *testing.F) {
 		}
 		_ = registerAll(cfg)
 	})
+}
+
+// FuzzParsePmie: the pmie parser never panics, renders its diagnostics
+// both ways, and what it keeps prints and parses back the same.
+func FuzzParsePmie(f *testing.F) {
+	files, _ := filepath.Glob(goldenPath("pmie", "cases", "*.pmie"))
+	corpus, _ := filepath.Glob("/work/shared/corpus/rules/*.pmie")
+	for _, p := range append(files, corpus...) {
+		f.Add(readFile(f, p))
+	}
+	for i, c := range readPmieCases(f) {
+		if i%10 == 0 {
+			f.Add(c.Text)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		file := ParsePmie("fuzz.pmie", text)
+		for _, d := range file.Diags {
+			if strings.HasPrefix(d.Msg, "internal error") {
+				t.Fatalf("%q: %v", text, d)
+			}
+			_ = d.Error()
+		}
+		_ = PCPPmieText("fuzz.pmie", file.Diags)
+		if len(file.Stmts) > 0 && !macroTrouble(file) {
+			pmieRoundTrip(t, text, file)
+		}
+	})
+}
+
+// macroTrouble reports whether a file uses macros in ways that printing
+// cannot reproduce: a string macro expanded as text may have held part of
+// a token, and a macro may have been redefined after its use.
+func macroTrouble(f *File) bool {
+	uses := 0
+	for _, s := range f.Stmts {
+		if strings.Contains(Dump(s), " from $") {
+			return true
+		}
+		if s.Kind == StmtMacro || s.Kind == StmtDelta {
+			uses++
+		}
+	}
+	return uses != len(f.Macros)
 }

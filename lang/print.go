@@ -46,28 +46,36 @@ func FormatDerived(x Expr) string {
 type printer struct {
 	b    strings.Builder
 	prec precTable
+	pmie bool // print pmie's forms of numbers, strings and metrics
 }
 
 // atomPrec is the binding power of anything that is not an operator.
 const atomPrec = 100
 
-// nodePrec is how tightly x's outermost operator binds.
-func (p *printer) nodePrec(x Expr) int {
+// nodePrec is how tightly x's outermost operator binds; for a prefix
+// operator it is the power its operand extends over, and prefix is set.
+func (p *printer) nodePrec(x Expr) (prec int, prefix bool) {
 	switch x := x.(type) {
 	case *Binary:
-		return p.prec.binary[x.Op]
+		return p.prec.binary[x.Op], false
 	case *Ternary:
-		return p.prec.ternary
+		return p.prec.ternary, false
+	case *Unary:
+		return p.prec.prefix(*x), true
 	}
-	return atomPrec
+	if p.pmie {
+		return pmieNodePrec(x)
+	}
+	return atomPrec, false
 }
 
 // expr prints x where it must bind at least as tightly as min and is
 // followed by an operator of power next (0 when nothing follows, or a
 // closing bracket).
 func (p *printer) expr(x Expr, min, next int) {
-	paren := p.nodePrec(x) < min
-	if u, ok := x.(*Unary); ok && next > p.prec.prefix(*u) {
+	prec, prefix := p.nodePrec(x)
+	paren := !prefix && prec < min
+	if prefix && next > prec {
 		paren = true // the prefix operator would take in what follows
 	}
 	if paren {
@@ -104,11 +112,18 @@ func (p *printer) node(x Expr, next int) {
 		p.expr(x.X, 0, 0)
 		p.b.WriteByte(')')
 	default:
-		p.derivedNode(x)
+		if p.pmie && p.pmieLeaf(x) {
+			return
+		}
+		if _, ok := x.(*MatchInst); ok && p.pmie {
+			p.pmieNode(x, next)
+			return
+		}
+		p.derivedNode(x, next)
 	}
 }
 
-func (p *printer) derivedNode(x Expr) {
+func (p *printer) derivedNode(x Expr, next int) {
 	switch x := x.(type) {
 	case *Number:
 		p.b.WriteString(numberText(x))
@@ -147,15 +162,11 @@ func (p *printer) derivedNode(x Expr) {
 		p.expr(x.X, 0, 0)
 		p.b.WriteByte(')')
 	default:
-		p.pmieNode(x)
+		p.pmieNode(x, next)
 	}
 }
 
-// pmieNode prints the nodes only pmie has; in a derived-metric tree there
-// are none.
-func (p *printer) pmieNode(x Expr) {
-	fmt.Fprintf(&p.b, "<%T>", x)
-}
+func typeName(x Expr) string { return fmt.Sprintf("%T", x) }
 
 func numberText(n *Number) string {
 	if n.Lit != "" {

@@ -59,6 +59,11 @@ type token struct {
 	val        string // value: unescaped text, name, operator
 	start, end int
 	err        string // tkError: what is wrong
+	// pmie only
+	num   float64    // tkFloat: the value, as pmie's strtod reads it
+	unit  [2]int     // tkUnit: dimension (0 space, 1 time, 2 count) and scale
+	from  *Expansion // the macro the token's first character came from
+	macro *macroDef  // tkVar: the macro
 }
 
 // describe names t for our own error messages.

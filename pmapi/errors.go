@@ -173,8 +173,9 @@ func (e Errno) Error() string {
 func (e Errno) Symbol() string { return errTable[e].symbol }
 
 // Code returns the PCP error code that err carries: the Errno itself, the
-// negated errno of a syscall.Errno, or ErrGeneric for any other error. It
-// looks through wrapped errors.
+// negated errno of a syscall.Errno, the errno of io/fs's ErrNotExist,
+// ErrPermission and ErrExist, or ErrGeneric for any other error. It looks
+// through wrapped errors.
 func Code(err error) Errno {
 	if err == nil {
 		return 0
@@ -192,5 +193,5 @@ func Code(err error) Errno {
 		}
 		e = u.Unwrap()
 	}
-	return ErrGeneric
+	return fsCode(err)
 }

@@ -48,6 +48,10 @@ func sameLines(ours, real string) (same, total int) {
 // hinv.* and kernel.uname.* metrics.
 func TestLiveLocalMatchesPMCD(t *testing.T) {
 	pcplive.Require(t)
+	// libpcp lists a host context's derived metrics after pmcd's names
+	// and a local context's among them, and leaves out failed ones only
+	// for the host: compare without PCP's global derived metrics
+	t.Setenv("PCP_DERIVED_CONFIG", "")
 	names := strings.Fields(runLocal(t))
 	if len(names) < 100 {
 		t.Fatalf("pminfo -L lists only %d metrics", len(names))

@@ -58,9 +58,10 @@ var options = []pcpopt.Option{
 	{Long: "verify", Short: 'v', Help: "verify mode, be quiet and only report errors"},
 }
 
-// Sources are the ways pminfo opens a context. Archive reading is always
-// there; the live sources and derived metrics are filled in by the files
-// that wire their packages in, and stay nil until then.
+// Sources are the ways pminfo opens a context: archives, pmcd and the
+// embedded collector (sources.go), and the derived-metric layer put over
+// them, each set by the file that wires its package in. Tests put their
+// own in.
 type Sources struct {
 	Archive func(name string) (pmapi.Context, error)
 	Host    func(spec string) (pmapi.Context, error) // -h (pmapi/pmcd)
@@ -121,6 +122,7 @@ type config struct {
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
 	pOneline, pHelp, pValue, pForce, verify, events  bool
 	needContext, needPMID                            bool
+	ns                                               *pmapi.Namespace // -n or -N
 }
 
 // parseArgs reads the command line as pmGetOptions and pminfo's own loop
@@ -135,6 +137,9 @@ func parseArgs(env Env, c *config) []string {
 		// pminfo claims -s, -t and -T before the standard options see them
 		if ev.Err != "" || (ev.Short != 's' && ev.Short != 't' && ev.Short != 'T') {
 			if c.std.Apply(ev) {
+				if ev.Err == "" && (ev.Short == 'n' || ev.Short == 'N') {
+					c.loadNamespace(ev.Arg, ev.Short == 'n')
+				}
 				continue
 			}
 		}
@@ -176,6 +181,20 @@ func parseArgs(env Env, c *config) []string {
 	}
 	c.std.End()
 	return operands
+}
+
+// loadNamespace is pmLoadASCIINameSpace for -n (dupok) and -N.
+func (c *config) loadNamespace(path string, dupok bool) {
+	ns, err := pmapi.LoadPMNS(path, dupok)
+	if err != nil {
+		if pe, ok := err.(*pmapi.PMNSError); ok {
+			c.std.Printf(pe.Diag)
+		}
+		c.std.Fail("Cannot load namespace from \"" + path + "\": " + errText(err))
+		c.std.RuntimeErr = true
+		return
+	}
+	c.ns = ns
 }
 
 // strtol reads s as strtol(3) does and reports whether all of it was
@@ -234,7 +253,9 @@ func run(env Env) int {
 		if c.std.Exit {
 			return 0
 		}
-		io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
+		if !c.std.RuntimeErr {
+			io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
+		}
 		return 1
 	}
 
@@ -249,7 +270,7 @@ func run(env Env) int {
 		c.pDesc, c.pMid, c.pFullMid, c.pHelp, c.pOneline = false, false, false, false, false
 		c.pValue, c.pForce, c.pLabel = false, false, false
 	}
-	if c.std.Namespace == "" {
+	if c.ns == nil {
 		c.needContext = true // the namespace comes from the source
 	}
 
@@ -263,6 +284,9 @@ func run(env Env) int {
 			return status
 		}
 		defer p.ctx.Close()
+	} else if c.ns != nil {
+		// derived metric names join a -n namespace even without a source
+		p.ctx = c.withDerived(env, nsContext{Context: noContext{}, ns: c.ns})
 	}
 	return p.walk(operands)
 }
@@ -312,15 +336,17 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			return 1, false
 		}
 	}
-	if src.Derived != nil {
-		dctx, derr := src.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"), hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
-		if derr == nil {
-			ctx = dctx
+	if c.ns != nil {
+		if c.std.Context == pmapi.SourceArchive {
+			// pmTrimNameSpace: only the names of metrics in the archive
+			c.ns.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
 		}
+		ctx = nsSeeker(ctx, c.ns)
 	}
+	ctx = c.withDerived(env, ctx)
+	p.seeker, _ = ctx.(pmapi.Seeker)
 	p.ctx = ctx
 	if c.std.Context == pmapi.SourceArchive {
-		p.seeker, _ = ctx.(pmapi.Seeker)
 		if !p.contextOptions() {
 			flushMsgs()
 			p.out.Flush()
@@ -328,6 +354,21 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// withDerived puts the derived metrics over ctx when package derive is
+// wired in (Sources.Derived), above any -n namespace so that their names
+// join it, as libpcp's do.
+func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
+	if env.Sources.Derived == nil {
+		return ctx
+	}
+	dctx, err := env.Sources.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
+		hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
+	if err != nil {
+		return ctx
+	}
+	return dctx
 }
 
 // errNoSource is the error for a source whose package is not wired in.

@@ -2,6 +2,7 @@ package pcpopt
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +72,19 @@ func TestUsage(t *testing.T) {
 	if got := Usage("tool", "[options]", table); got != want {
 		t.Errorf("Usage =\n%s\nwant\n%s", got, want)
 	}
+}
+
+// FuzzParse checks that no command line makes Parse panic, and that it
+// gives no more operands than there are arguments, nor more events than
+// option letters.
+func FuzzParse(f *testing.F) {
+	f.Add("-df\x00x\x00--arch=a\x00--\x00-z")
+	f.Add("--f\x00-a")
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\x00")
+		evs, ops := Parse(args, "a:dfFM", table)
+		if len(ops) > len(args) || len(evs) > 2*len(line)+len(args) {
+			t.Errorf("Parse(%q) gave %d events and %d operands", args, len(evs), len(ops))
+		}
+	})
 }

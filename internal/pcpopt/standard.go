@@ -37,8 +37,11 @@ type Standard struct {
 
 	Context pmapi.SourceKind // set by End: the kind of source chosen
 	Errors  int
-	Exit    bool     // -V: print Messages and exit 0
-	Msgs    []string // pmprintf output, in order
+	// RuntimeErr marks errors that are not about usage (a file that
+	// will not load): no usage message follows them.
+	RuntimeErr bool
+	Exit       bool     // -V: print Messages and exit 0
+	Msgs       []string // pmprintf output, in order
 }
 
 // Printf adds a message, as pmprintf does.

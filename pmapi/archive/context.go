@@ -300,10 +300,10 @@ func (c *Context) Labels(level pmapi.LabelFlag, id uint32) ([]pmapi.LabelSet, er
 		ident = uint32(pmapi.PMIDNull)
 	case pmapi.LabelDomain:
 		ident = pmapi.PMID(id).Domain()
-	case pmapi.LabelCluster:
-		p := pmapi.PMID(id)
-		ident = uint32(pmapi.NewPMID(p.Domain(), p.Cluster(), 0))
-	case pmapi.LabelItem, pmapi.LabelInDom, pmapi.LabelInstances:
+	case pmapi.LabelCluster, pmapi.LabelItem, pmapi.LabelInDom, pmapi.LabelInstances:
+		// libpcp looks a cluster's labels up by the whole PMID it is
+		// given, so an archive's cluster labels (filed under item 0)
+		// are found only through the cluster's item 0
 		ident = id
 	default:
 		return nil, pmapi.Errno(-22) // EINVAL

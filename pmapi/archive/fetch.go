@@ -23,11 +23,23 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 		if err := rc.vol.checkRecord(rc.at.r); err != nil {
 			return err
 		}
-		if c.fillFromRecord(ids, &rc, r) {
+		// like libpcp, a list of nothing but derived metrics' PMIDs
+		// (whose values come from constants) takes any record
+		if c.fillFromRecord(ids, &rc, r) || allDerived(ids) {
 			c.saved = c.cur
 			return nil
 		}
 	}
+}
+
+// allDerived reports whether every PMID of ids is a derived metric's.
+func allDerived(ids []pmapi.PMID) bool {
+	for _, id := range ids {
+		if !id.IsDerived() {
+			return false
+		}
+	}
+	return true
 }
 
 // nextRecord reads on from the current position to the first record at

@@ -123,7 +123,7 @@ func TestLiveNamespace(t *testing.T) {
 		t.Errorf("traversal: %d names, pminfo %d; first difference %s", len(got), len(want), firstDiff(got, want))
 	}
 	var walked []string
-	if err := pmapi.Traverse(x, "", func(n string) error { walked = append(walked, n); return nil }); err != nil {
+	if err := pmapi.WalkChildren(x, "", func(n string) error { walked = append(walked, n); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(walked, want) {

@@ -58,18 +58,27 @@ def run(args, conf):
     return p.stdout, p.stderr
 
 
-def values_main(name, out_file):
-    """Child process: fetch derived metric name at every record with
-    libpcp, PCP_DERIVED_CONFIG already set to define it."""
+INTERP_STEP = 3  # seconds between fetches in PM_MODE_INTERP
+INTERP_COUNT = 22
+
+
+def values_main(name, out_file, mode="forw"):
+    """Child process: fetch derived metric name with libpcp,
+    PCP_DERIVED_CONFIG already set to define it: at every record
+    (PM_MODE_FORW), or every INTERP_STEP seconds from the start
+    (PM_MODE_INTERP, INTERP_COUNT fetches)."""
     from pcp import pmapi
     import cpmapi as c
     ctx = pmapi.pmContext(c.PM_CONTEXT_ARCHIVE, ARCHIVE)
     pmids = ctx.pmLookupName([name])
     desc = ctx.pmLookupDescs(pmids)[0]
     label = ctx.pmGetArchiveLabel()
-    ctx.pmSetMode(c.PM_MODE_FORW, label.start, 0)
+    if mode == "interp":
+        ctx.pmSetMode(c.PM_MODE_INTERP, label.start, INTERP_STEP * 1000)
+    else:
+        ctx.pmSetMode(c.PM_MODE_FORW, label.start, 0)
     lines = []
-    while True:
+    while mode != "interp" or len(lines) < INTERP_COUNT:
         try:
             res = ctx.pmFetch(pmids)
         except pmapi.pmErr as e:
@@ -96,14 +105,15 @@ def values_main(name, out_file):
         f.write("".join(l + "\n" for l in lines))
 
 
-def series(name, conf):
-    """The libpcp values of name at every record, or None if they cannot
-    be had (the metric does not bind, or libpcp crashes)."""
+def series(name, conf, mode="forw"):
+    """The libpcp values of name at every record (or every INTERP_STEP
+    seconds), or None if they cannot be had (the metric does not bind, or
+    libpcp crashes)."""
     out = os.path.join(TMP, "series")
     if os.path.exists(out):
         os.remove(out)
     env = dict(os.environ, PCP_DERIVED_CONFIG=conf, TZ="UTC")
-    p = subprocess.run([sys.executable, __file__, "--values", name, out], env=env,
+    p = subprocess.run([sys.executable, __file__, "--values", name, out, mode], env=env,
                        capture_output=True, text=True, timeout=60, cwd=TMP)
     if p.returncode != 0:
         return None, "libpcp failed (exit %d): %s" % (p.returncode, p.stderr.strip().split("\n")[-1])
@@ -142,11 +152,13 @@ def category(cat):
                 out.append("--- stderr\n" + indent(se))
         if undefined:
             continue
-        vals, why = series(name, conf)
-        if vals is None:
-            out.append("--- libpcp forw failed\n" + indent(why + "\n"))
-        else:
-            out.append("--- libpcp forw\n" + indent(vals))
+        modes = ["interp"] if cat == "interp" else ["forw"]
+        for mode in modes:
+            vals, why = series(name, conf, mode)
+            if vals is None:
+                out.append("--- libpcp %s failed\n" % mode + indent(why + "\n"))
+            else:
+                out.append("--- libpcp %s\n" % mode + indent(vals))
     with open(os.path.join(HERE, cat + ".golden"), "w") as f:
         f.write("".join(out))
     print("%s: %d expressions" % (cat, len(entries)))
@@ -185,7 +197,7 @@ def config_cases():
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--values":
-        values_main(*sys.argv[2:4])
+        values_main(*sys.argv[2:5])
         return
     cats = sys.argv[1:] or ["config"] + sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "exprs"))
                                                if f.endswith(".txt"))

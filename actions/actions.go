@@ -1,0 +1,183 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// Kind is the kind of an action.
+type Kind int
+
+// The action kinds of pmie's language.
+const (
+	Shell Kind = iota
+	Alarm
+	Syslog
+	Print
+	Stomp
+)
+
+var kindNames = [...]string{"shell", "alarm", "syslog", "print", "stomp"}
+
+// String is the action's keyword.
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// Binding is one host and instance that made a rule true, with its value.
+type Binding struct {
+	Host, Conn, Inst, Value string
+}
+
+// Event is one action to run: what pmie passes to its action operators,
+// plus what structured notifications (exec, webhooks, Alertmanager) want.
+type Event struct {
+	Kind     Kind
+	Rule     string  // the rule whose condition is true
+	Time     float64 // evaluation time, seconds since the epoch
+	Message  string  // the arguments, expanded and joined
+	Priority int     // syslog
+	Tag      string  // syslog
+	// Bindings gives the hosts, instances and values that made the rule
+	// true (computed on demand).
+	Bindings func() []Binding
+}
+
+// Runner runs actions. In archive mode (Replay) actions are reported on
+// Out as pmie reports them, never executed.
+type Runner struct {
+	Replay bool
+	Out    io.Writer // print action output (and reports when replaying)
+	// Ctime formats whole seconds as ctime(3) does in the reporting zone.
+	Ctime func(sec int64) string
+	// Log reports problems running an action.
+	Log func(msg string)
+	// Syslog sends a message to the system log; nil means it cannot.
+	Syslog func(priority int, tag, msg string) error
+	// Shell is the shell command runner; nil uses /bin/sh -c.
+	Shell func(ctx context.Context, cmd string) error
+	// AlarmProgram is PCP_XCONFIRM_PROG; "" prints the alarm instead.
+	AlarmProgram string
+
+	mu       sync.Mutex
+	alarming bool
+}
+
+// Run runs one action and reports whether it succeeded: a failed action
+// lets the alternative after | run.
+func (r *Runner) Run(ev *Event) bool {
+	if r.Replay {
+		r.report(ev)
+		return true
+	}
+	switch ev.Kind {
+	case Print:
+		r.line(r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+		return true
+	case Shell:
+		return r.shell(ev.Message)
+	case Alarm:
+		return r.alarm(ev)
+	case Syslog:
+		if r.Syslog == nil {
+			r.log("syslog action: no system log available")
+			return false
+		}
+		if err := r.Syslog(ev.Priority, ev.Tag, ev.Message); err != nil {
+			r.log("syslog action failed: " + err.Error())
+			return false
+		}
+		return true
+	}
+	r.log(ev.Kind.String() + " action is not supported")
+	return false
+}
+
+// report writes an action as pmie's archive mode does instead of running
+// it: "print Thu Jan  1 00:00:00 1970: message".
+func (r *Runner) report(ev *Event) {
+	r.line(ev.Kind.String() + " " + r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+}
+
+func (r *Runner) line(s string) {
+	if r.Out != nil {
+		io.WriteString(r.Out, s)
+	}
+}
+
+func (r *Runner) log(s string) {
+	if r.Log != nil {
+		r.Log(s)
+	}
+}
+
+// shellPath is the PATH pmie gives shell actions.
+const shellPath = "PATH=/usr/sbin:/sbin:/usr/bin:/bin"
+
+// shell runs cmd with sh(1), waiting for it, and reports whether it exited
+// with status 0.
+func (r *Runner) shell(cmd string) bool {
+	if f, ok := r.Out.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+	if r.Shell != nil {
+		return r.Shell(context.Background(), cmd) == nil
+	}
+	c := exec.Command("/bin/sh", "-c", cmd)
+	c.Env = append(os.Environ(), shellPath, "IFS=\t\n")
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	if err := c.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			r.log("fork for shell failed")
+		}
+		return false
+	}
+	return true
+}
+
+// alarm posts an alarm unless the previous one is still showing.
+func (r *Runner) alarm(ev *Event) bool {
+	r.mu.Lock()
+	if r.alarming {
+		r.mu.Unlock()
+		return true
+	}
+	r.mu.Unlock()
+	when := r.Ctime(int64(ev.Time + 0.5))
+	args := []string{"-header", "Performance Co-Pilot Alarm", "-b", "Cancel",
+		"-icon", "warning", "-t", when, "-t", ev.Message}
+	if r.AlarmProgram == "" {
+		var b bytes.Buffer
+		for i, a := range args {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(a)
+		}
+		b.WriteByte('\n')
+		r.line(b.String())
+		return true
+	}
+	c := exec.Command(r.AlarmProgram, args...)
+	if err := c.Start(); err != nil {
+		r.log("fork for alarm failed")
+		return false
+	}
+	r.mu.Lock()
+	r.alarming = true
+	r.mu.Unlock()
+	go func() {
+		c.Wait()
+		r.mu.Lock()
+		r.alarming = false
+		r.mu.Unlock()
+	}()
+	return true
+}

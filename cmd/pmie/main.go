@@ -1,0 +1,312 @@
+// Command pmie is the Performance Co-Pilot inference engine: it evaluates
+// rules over performance metrics from PCP archives, pmcd on one or more
+// hosts, or the embedded /proc collector, printing values and running
+// actions. Output and messages follow PCP 6.0.3's pmie.
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/rules"
+)
+
+const prog = "pmie"
+
+// settings are the command line, interpreted.
+type settings struct {
+	archives   []string // in command line order, commas split
+	host       string
+	local      bool
+	align      string
+	start      string
+	finish     string
+	origin     string
+	interval   string
+	timezone   string
+	hostzone   bool
+	configFile string
+	files      []string
+	check      bool
+	checkUnits bool
+	logfile    string
+	buffer     bool
+	showTime   bool
+	quiet      bool
+	verbose    int
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	endProfiles := startProfiles()
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	endProfiles()
+	os.Exit(code)
+}
+
+// parseArgs interprets the command line; ok is false after a usage error.
+func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
+	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
+	bad := false
+	fail := func(msg string) {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
+		bad = true
+	}
+	for _, ev := range events {
+		if ev.Err != "" {
+			fail(ev.Err)
+			continue
+		}
+		switch ev.Short {
+		case 'a':
+			if s.host != "" {
+				fail("at most one of -a or -h allowed")
+				continue
+			}
+			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+		case 'h':
+			if len(s.archives) > 0 || s.host != "" {
+				fail("at most one of -a or -h allowed")
+				continue
+			}
+			s.host = ev.Arg
+		case 'A':
+			s.align = ev.Arg
+		case 'S':
+			s.start = ev.Arg
+		case 'T':
+			s.finish = ev.Arg
+		case 'O':
+			s.origin = ev.Arg
+		case 't':
+			s.interval = ev.Arg
+		case 'Z':
+			s.timezone = ev.Arg
+		case 'z':
+			s.hostzone = true
+		case 'c':
+			s.configFile = ev.Arg
+		case 'C':
+			s.check = true
+		case 'l':
+			if s.logfile != "" {
+				fail("at most one -l option is allowed")
+				continue
+			}
+			s.logfile = ev.Arg
+		case 'b':
+			s.buffer = true
+		case 'e':
+			s.showTime = true
+		case 'q':
+			s.quiet = true
+		case 'v':
+			s.verbose = 1
+		case 'V':
+			s.verbose = 2
+		case 'W':
+			s.verbose = 3
+		case 'L':
+			s.local = true
+		case 'd', 'x', 'X':
+			fail(fmt.Sprintf("-%c is not supported", ev.Short))
+		case '?':
+			bad = true
+		case 0:
+			if ev.Long == "check-units" {
+				s.checkUnits = true
+			}
+		}
+	}
+	if !bad && s.configFile != "" && len(operands) > 0 {
+		fail("extra filenames cannot be given after using -c")
+	}
+	s.files = operands
+	if bad {
+		io.WriteString(stderr, usage())
+		return s, false
+	}
+	return s, true
+}
+
+// run is pmie: it returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s, ok := parseArgs(args, stderr)
+	if !ok {
+		return 1
+	}
+	if s.logfile != "" {
+		f, err := os.OpenFile(s.logfile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: cannot open log file %s: %v\n", prog, s.logfile, err)
+			return 1
+		}
+		defer f.Close()
+		stderr = f
+	}
+	if s.buffer {
+		stdout = stderr
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	stderr = &flushFirst{out: out, w: stderr}
+	log := &logger{w: stderr, pid: os.Getpid()}
+
+	src, err := openSources(s, log)
+	if err != nil {
+		fmt.Fprint(stderr, err)
+		return 1
+	}
+	defer src.close()
+
+	loc, err := src.zone(s, out)
+	if err != nil {
+		fmt.Fprint(stderr, err)
+		return 1
+	}
+	delta := 10.0
+	if s.interval != "" {
+		d, err := pmapi.ParseInterval(s.interval)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: -t argument not in pmParseInterval(3) format:\n%v\n", prog, err)
+			return 1
+		}
+		delta = float64(d.Round(time.Microsecond)/time.Microsecond) / 1e6
+	}
+	cal := calendar(loc)
+	clock := eval.NewClock()
+	rt := &eval.Runtime{Clock: clock}
+	now := src.first
+	if !src.archive {
+		now = float64(time.Now().UnixNano()) / 1e9
+	}
+	clock.Reflect(now, delta, cal)
+	if _, err := src.window(s, now, loc); err != nil {
+		fmt.Fprint(stderr, err)
+		return 1
+	}
+
+	b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
+	program := &eval.Program{}
+	comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: clock}
+	if !loadRules(s, comp, src, stdin, stderr) {
+		out.Flush()
+		if src.fatal != nil {
+			fmt.Fprint(stderr, src.fatal)
+		}
+		return 1
+	}
+	mixed := checkUnits(program, stderr)
+	if s.checkUnits {
+		if mixed > 0 {
+			return 1
+		}
+		return 0
+	}
+	if s.check {
+		return 0
+	}
+
+	w, err := src.window(s, now, loc)
+	if err != nil {
+		fmt.Fprint(stderr, err)
+		return 1
+	}
+	runner := &actions.Runner{Replay: src.archive, Out: out,
+		Ctime: func(sec int64) string { return ctime(sec, loc) },
+		Log:   func(msg string) { log.notify(rules.Error, msg) }}
+	rt.Act = rules.Actor(runner)
+	cfg := rules.Config{
+		Archive: src.archive, Start: w.start, Stop: w.stop,
+		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
+		Out:        out,
+		TimeString: func(sec float64) string { return ctime(int64(sec), loc) },
+		Calendar:   cal,
+		Open:       src.open,
+		Now:        time.Now,
+		Sleep:      sleepUntil,
+		Notify:     log.notify,
+	}
+	eng := rules.New(cfg, b, program)
+	if err := eng.Run(ctx); err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	out.Flush()
+	if !s.quiet {
+		log.notify(rules.Info, "evaluator exiting")
+	}
+	return 0
+}
+
+// sleepUntil waits for the wall clock to reach t.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// calendar breaks times into the fields of pmie's reserved variables in
+// the reporting zone.
+func calendar(loc *time.Location) eval.Calendar {
+	return func(sec int64) (int, int, int, int, int, int, int) {
+		t := time.Unix(sec, 0).In(loc)
+		return t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year(), int(t.Weekday())
+	}
+}
+
+// logger writes pmNotifyErr-style messages: "[Thu Nov 21 14:45:43] pmie(123) Info: ...".
+type logger struct {
+	w   io.Writer
+	pid int
+}
+
+func (l *logger) notify(level rules.Level, msg string) {
+	name := map[rules.Level]string{rules.Info: "Info", rules.Warning: "Warning", rules.Error: "Error"}[level]
+	stamp := time.Now().Format("Mon Jan _2 15:04:05")
+	if !strings.HasSuffix(msg, "\n") {
+		msg += "\n"
+	}
+	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
+}
+
+// ctime formats whole seconds since the epoch as ctime(3) does in loc,
+// without the newline: "Thu Jan  1 00:00:00 1970".
+func ctime(sec int64, loc *time.Location) string {
+	return time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
+}
+
+// flushFirst writes to w after flushing out, so that messages and values
+// appear in the order pmie (whose standard output is line buffered) gives
+// them when both go to one place.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f *flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(p)
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/pmie/derive"
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/archive"
+	"github.com/gopcp/pmie/pmapi/local"
+	"github.com/gopcp/pmie/pmapi/pmcd"
+)
+
+// archiveInfo is what pmie learns about each archive (set) given with -a.
+type archiveInfo struct {
+	name        string
+	host        string
+	tz          string
+	first, last float64
+}
+
+// sources is where metrics come from: archives (one per host), or live
+// hosts through pmcd, or the embedded collector.
+type sources struct {
+	archive     bool
+	archives    []archiveInfo
+	dflt        string // connection of the default host
+	embedded    bool   // the default host is read by the embedded collector
+	first, last float64
+	log         *logger
+
+	mu     sync.Mutex
+	meta   map[string]*metaSource
+	handed map[string]bool // metadata context given to a task already
+	opened []pmapi.Context
+	reg    *derive.Registry
+	fatal  error // an archive that cannot be opened: pmie stops there
+}
+
+// openSources checks the archives given (their labels, and that no two
+// are of the same host), or chooses the live default host: -h, else the
+// local pmcd if one answers, else (or with -L) the embedded collector.
+func openSources(s settings, log *logger) (*sources, error) {
+	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1}
+	reg, diags := derive.Load()
+	src.reg = reg
+	if text := derive.PCPReport(diags); text != "" {
+		fmt.Fprint(log.w, text)
+	}
+	if len(s.archives) == 0 {
+		return src, src.chooseLive(s)
+	}
+	src.archive = true
+	for _, name := range s.archives {
+		c, err := archive.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n", prog, name, errText(err))
+		}
+		info := c.Source()
+		start, end := c.Bounds()
+		src.adopt(name, c)
+		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
+		for _, b := range src.archives {
+			if b.host == a.host {
+				return nil, fmt.Errorf("%s: Error: archive %s not legal - archive %s is already open for host %s\n", prog, a.name, b.name, b.host)
+			}
+		}
+		src.archives = append(src.archives, a)
+		if src.first == -1 || a.first < src.first {
+			src.first = a.first
+		}
+		if a.last > src.last {
+			src.last = a.last
+		}
+	}
+	src.dflt = src.archives[0].name
+	return src, nil
+}
+
+// chooseLive picks the default live host, saying on stderr which source
+// the default is when the choice was pmie's to make.
+func (src *sources) chooseLive(s settings) error {
+	switch {
+	case s.host != "":
+		src.dflt = s.host
+		return nil
+	case s.local:
+		src.dflt, src.embedded = "local:", true
+		return nil
+	}
+	src.dflt = "local:"
+	if c, err := pmcd.Dial("local:", pmcd.Config{}); err == nil {
+		src.adopt("local:", c)
+		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+		return nil
+	}
+	src.embedded = true
+	fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	return nil
+}
+
+// adopt keeps a context opened while choosing sources, for the metadata
+// of conn and then for the first task that fetches from it.
+func (src *sources) adopt(conn string, raw pmapi.Context) {
+	ctx := src.wrap(raw)
+	src.opened = append(src.opened, ctx)
+	src.meta[conn] = &metaSource{ctx: ctx, raw: raw}
+}
+
+// wrap layers PCP's global derived metrics over a context.
+func (src *sources) wrap(c pmapi.Context) pmapi.Context {
+	if src.reg == nil {
+		return c
+	}
+	w, _ := derive.Wrap(c, src.reg)
+	return w
+}
+
+// secondsOf is a timestamp as pmie holds one: microseconds, in seconds.
+func secondsOf(t pmapi.Time) float64 {
+	us := int64(t) / 1000
+	return float64(us) / 1e6
+}
+
+// errText is the PCP wording of err.
+func errText(err error) string {
+	var e pmapi.Errno
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	var pe *pmcd.Error
+	if errors.As(err, &pe) {
+		return pe.Code.Error()
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return pmapi.Errno(-int32(syscall.ENOENT)).Error()
+	}
+	return pmapi.Code(err).Error()
+}
+
+// open makes a context for conn, for a task's fetches. Archives are large
+// in memory, so the first task to read one gets the context opened to read
+// its metadata.
+func (src *sources) open(conn string) (pmapi.Context, error) {
+	src.mu.Lock()
+	if m, ok := src.meta[conn]; ok && src.archive && !src.handed[conn] {
+		src.handed[conn] = true
+		src.mu.Unlock()
+		return m.ctx, nil
+	}
+	src.mu.Unlock()
+	ctx, _, err := src.openNew(conn)
+	return ctx, err
+}
+
+// openNew opens a new context for conn, wrapped for derived metrics, and
+// the raw context under it.
+func (src *sources) openNew(conn string) (pmapi.Context, pmapi.Context, error) {
+	var raw pmapi.Context
+	var err error
+	switch {
+	case src.archive:
+		raw, err = archive.Open(conn)
+	case src.embedded && conn == src.dflt:
+		raw, err = local.Open(local.Options{})
+	default:
+		raw, err = pmcd.Dial(conn, pmcd.Config{})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx := src.wrap(raw)
+	src.mu.Lock()
+	src.opened = append(src.opened, ctx)
+	src.mu.Unlock()
+	return ctx, raw, nil
+}
+
+// close closes every context opened.
+func (src *sources) close() {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	for _, c := range src.opened {
+		c.Close()
+	}
+	src.opened = nil
+}
+
+// env is how rules find their metrics' metadata.
+func (src *sources) env(rt *eval.Runtime) *eval.Env {
+	return &eval.Env{
+		Archive:     src.archive,
+		DefaultConn: src.dflt,
+		Runtime:     rt,
+		ArchiveOf: func(host string) (string, bool) {
+			for _, a := range src.archives {
+				if a.host == host {
+					return a.name, true
+				}
+			}
+			return "", false
+		},
+		Source: src.metadata,
+	}
+}
+
+// metadata returns the metadata source for conn, opening it if need be.
+func (src *sources) metadata(conn string) (eval.Source, error) {
+	src.mu.Lock()
+	m, ok := src.meta[conn]
+	src.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	ctx, raw, err := src.openNew(conn)
+	if err != nil {
+		if src.archive && src.fatal == nil {
+			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
+		}
+		return nil, err
+	}
+	m = &metaSource{ctx: ctx, raw: raw}
+	src.mu.Lock()
+	src.meta[conn] = m
+	src.mu.Unlock()
+	return m, nil
+}
+
+// metaSource answers metadata questions from a context: for archives,
+// instance domains are every instance the archive ever has.
+type metaSource struct {
+	ctx   pmapi.Context // with derived metrics
+	raw   pmapi.Context // without
+	cache map[pmapi.InDom][]pmapi.Instance
+}
+
+func (m *metaSource) Host() string { return m.ctx.Source().Host }
+
+func (m *metaSource) LookupName(name string) (pmapi.PMID, error) { return m.ctx.LookupName(name) }
+
+func (m *metaSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) { return m.ctx.LookupDesc(id) }
+
+func (m *metaSource) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
+	if in, ok := m.cache[indom]; ok {
+		return in, nil
+	}
+	var in []pmapi.Instance
+	var err error
+	if a, ok := m.raw.(interface {
+		InDomArchive(pmapi.InDom) ([]pmapi.Instance, error)
+	}); ok {
+		in, err = a.InDomArchive(indom)
+	} else {
+		in, err = m.ctx.InDom(indom)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m.raw.Source().Kind == pmapi.SourceArchive {
+		if m.cache == nil {
+			m.cache = map[pmapi.InDom][]pmapi.Instance{}
+		}
+		m.cache[indom] = in
+	}
+	return in, nil
+}
+
+// zone works out the reporting time zone: -Z, -z (the default source's),
+// or $TZ.
+func (src *sources) zone(s settings, out io.Writer) (*time.Location, error) {
+	switch {
+	case s.timezone != "":
+		return pmapi.LoadTZ(s.timezone), nil
+	case s.hostzone:
+		tz := ""
+		if src.archive {
+			tz = src.archives[0].tz
+		} else if m, err := src.metadata(src.dflt); err == nil {
+			tz = m.(*metaSource).ctx.Source().TZ
+		} else {
+			return time.Local, fmt.Errorf("%s: cannot set timezone from %s\npmNewContext failed: %s\n", prog, src.dflt, errText(err))
+		}
+		fmt.Fprintf(out, "%s: timezone set to local timezone from %s\n", prog, src.dflt)
+		return pmapi.LoadTZ(tz), nil
+	}
+	if tz, ok := os.LookupEnv("TZ"); ok {
+		return pmapi.LoadTZ(tz), nil
+	}
+	return time.Local, nil
+}
+
+// span is the evaluation window in seconds.
+type span struct{ start, stop float64 }
+
+// window interprets -S, -T, -A and -O over the source's span (from now,
+// for live sources): evaluation runs from the origin to the end.
+func (src *sources) window(s settings, now float64, loc *time.Location) (span, error) {
+	usec := func(sec float64) pmapi.Time { return pmapi.Time(math.Round(sec*1e6)) * 1000 }
+	first, last := usec(now), pmapi.Forever
+	if src.archive {
+		last = usec(src.last)
+	}
+	w, ok, err := pmapi.ParseTimeWindow(s.start, s.finish, s.align, s.origin, first, last, loc)
+	if !ok {
+		return span{}, err
+	}
+	if err != nil {
+		fmt.Fprint(src.log.w, err)
+	}
+	sec := func(t pmapi.Time) float64 {
+		if t == pmapi.Forever {
+			return math.Inf(1)
+		}
+		return float64(int64(t)/1000) / 1e6
+	}
+	return span{start: sec(w.Origin), stop: sec(w.End)}, nil
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gopcp/pmie/derive"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// This file wires derived metrics (package derive) into pminfo: libpcp's
+// global derived metrics ($PCP_DERIVED_CONFIG, else PCP's directory), then
+// each -c file, over whatever context pminfo opened. Problems are printed
+// as libpcp prints them: configuration errors at once, a metric's
+// semantic errors when pminfo first uses it.
+
+func init() { sources.Derived = wrapDerived }
+
+func wrapDerived(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error) {
+	reg := derive.NewRegistry()
+	getenv := func(k string) (string, bool) {
+		if k == "PCP_DERIVED_CONFIG" {
+			return env, set
+		}
+		return os.LookupEnv(k)
+	}
+	fmt.Fprint(errw, derive.PCPReport(reg.LoadEnvFrom(getenv)))
+	for _, f := range files {
+		_, diags, err := reg.LoadConfig(f)
+		fmt.Fprint(errw, derive.PCPReport(diags))
+		if err != nil {
+			fmt.Fprintf(errw, "pminfo: derived configuration(s) error: %v\n", err)
+		}
+	}
+	dctx, _ := derive.Wrap(ctx, reg)
+	if c, ok := derive.Derived(dctx); ok {
+		c.OnBind(func(ds []derive.Diagnostic) { fmt.Fprint(errw, derive.PCPReport(ds)) })
+	}
+	return dctx, nil
+}

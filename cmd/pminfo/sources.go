@@ -1,0 +1,13 @@
+package main
+
+import (
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/archive"
+)
+
+// This file wires archives (-a) into pminfo; pmcd.go and source_local.go
+// do the live sources.
+
+func init() {
+	sources.Archive = func(name string) (pmapi.Context, error) { return archive.Open(name) }
+}

@@ -1,0 +1,148 @@
+package eval
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// benchWorld is a world with one counter and one instant metric over n
+// instances, and a value set for each ready to deliver.
+type benchWorld struct {
+	*world
+	n       int
+	ctr     pmapi.ValueSet
+	instant pmapi.ValueSet
+	step    float64
+}
+
+func newBenchWorld(b *testing.B, n int) *benchWorld {
+	t := &testing.T{}
+	w := newWorld(t)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("inst%04d", i)
+	}
+	w.metric("h0", "alpha", "c", pmapi.SemCounter, pmapi.TypeU64, countUnits, names...)
+	w.metric("h0", "alpha", "g", pmapi.SemInstant, pmapi.TypeDouble, kbyteUnits, names...)
+	bw := &benchWorld{world: w, n: n}
+	src := w.sources["h0"]
+	bw.ctr.PMID = src.metrics["c"].desc.PMID
+	bw.instant.PMID = src.metrics["g"].desc.PMID
+	for i := 0; i < n; i++ {
+		bw.ctr.Values = append(bw.ctr.Values, pmapi.Value{Inst: int32(i), Atom: pmapi.U64(uint64(i))})
+		bw.instant.Values = append(bw.instant.Values, pmapi.Value{Inst: int32(i), Atom: pmapi.F64(float64(i))})
+	}
+	return bw
+}
+
+// deliver hands every metric of the program its values for the next step.
+func (bw *benchWorld) deliver() {
+	bw.step += 10
+	for i := range bw.ctr.Values {
+		bw.ctr.Values[i].Atom = pmapi.U64(uint64(bw.step) * uint64(i+1))
+	}
+	for _, r := range bw.prog.Rules {
+		for _, m := range r.Metrics {
+			switch m.Name {
+			case "c":
+				m.Deliver(&bw.ctr, bw.step)
+			case "g":
+				m.Deliver(&bw.instant, bw.step)
+			}
+		}
+	}
+}
+
+// run evaluates the program b.N times and reports the cost per instance.
+func (bw *benchWorld) run(b *testing.B) {
+	for i := 0; i < 3; i++ {
+		bw.deliver()
+		for _, r := range bw.prog.Rules {
+			r.Eval(bw.rt)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bw.deliver()
+		for _, r := range bw.prog.Rules {
+			r.Eval(bw.rt)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bw.n), "ns/inst")
+}
+
+const benchInstances = 1000
+
+// BenchmarkFetchRate is a counter's fetch node with rate conversion.
+func BenchmarkFetchRate(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("r", bw.b.Fetch("c", nil, nil, 0, 0))
+	bw.run(b)
+}
+
+// BenchmarkFetchInstant is an instant metric's fetch node (scaled).
+func BenchmarkFetchInstant(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("g", bw.b.Fetch("g", nil, nil, 0, 0))
+	bw.run(b)
+}
+
+// BenchmarkCompare is a fetch compared with a constant.
+func BenchmarkCompare(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("cmp", bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(1, kbyteUnits)))
+	bw.run(b)
+}
+
+// BenchmarkSomeInst is a quantifier over a comparison.
+func BenchmarkSomeInst(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("some", bw.b.Domain(OpSomeHost, DomInst,
+		bw.b.Rel(OpGt, bw.b.Fetch("c", nil, nil, 0, 0), bw.b.NumConst(5, perSec))))
+	bw.run(b)
+}
+
+// BenchmarkSumInst is an aggregate of an arithmetic expression.
+func BenchmarkSumInst(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("sum", bw.b.Domain(OpSumHost, DomInst,
+		bw.b.Binary(OpDiv, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.Fetch("c", nil, nil, 0, 0))))
+	bw.run(b)
+}
+
+// BenchmarkSampleWindow is an aggregate over a ten-sample window.
+func BenchmarkSampleWindow(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("avg", bw.b.Domain(OpAvgHost, DomTime, bw.b.Fetch("g", nil, nil, 0, 9)))
+	bw.run(b)
+}
+
+// BenchmarkRuleBindings is a rule whose action expands %i and %v for the
+// instances that make it true (half of them).
+func BenchmarkRuleBindings(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.rt.Act = func(*Firing) Truth { return True }
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
+		bw.b.Action(OpPrint, []string{"busy:", " %i=%v"}, nil)))
+	bw.run(b)
+}
+
+// BenchmarkAnnotated is formatting a set as -V prints it.
+func BenchmarkAnnotated(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	r := bw.add("g", bw.b.Fetch("g", nil, nil, 0, 0))
+	bw.deliver()
+	r.Eval(bw.rt)
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = r.Root.AppendAnnotated(buf[:0])
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchInstances, "ns/inst")
+}

@@ -1,0 +1,347 @@
+package eval
+
+import (
+	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Compiler turns the parsed statements of pmie rule files into rules,
+// keeping track of the sample interval ("delta = ...") as it goes.
+type Compiler struct {
+	B     *Builder
+	Prog  *Program
+	Delta float64 // seconds; starts as the -t interval
+	Clock *Clock
+
+	// CurrentStmt is the statement being compiled, for diagnostics.
+	CurrentStmt *lang.Stmt
+}
+
+// category is what pmie's grammar allows an expression to be used as.
+type category uint8
+
+const (
+	catNum    category = iota // arithmetic expression (aexp)
+	catBool                   // logical expression (bexp)
+	catString                 // string
+	catAction                 // action
+	catRule                   // rule or ruleset
+)
+
+// categoryOf classifies an expression as pmie's grammar does.
+func categoryOf(x lang.Expr) category {
+	switch x := x.(type) {
+	case *lang.Paren:
+		return categoryOf(x.X)
+	case *lang.String:
+		return catString
+	case *lang.Bool, *lang.Quant, *lang.MatchInst:
+		return catBool
+	case *lang.Unary:
+		switch x.Op {
+		case lang.OpNot, lang.OpRising, lang.OpFalling:
+			return catBool
+		}
+	case *lang.Binary:
+		switch {
+		case x.Op.IsRelational(), x.Op == lang.OpAnd, x.Op == lang.OpOr:
+			return catBool
+		case x.Op == lang.OpSeq, x.Op == lang.OpAlt:
+			return catAction
+		}
+	case *lang.Action:
+		return catAction
+	case *lang.Rule, *lang.Ruleset:
+		return catRule
+	}
+	return catNum
+}
+
+// Statement compiles one statement, adding any rule to the program.
+func (c *Compiler) Statement(s *lang.Stmt) *Rule {
+	c.CurrentStmt = s
+	c.B.Begin()
+	switch s.Kind {
+	case lang.StmtDelta:
+		x := c.expr(s.X)
+		if x != nil && x.Op == OpNop && x.store == storeNum {
+			c.Delta = x.num0()
+		}
+		c.B.metrics = nil
+		return nil
+	}
+	x := c.expr(s.X)
+	name := s.Name
+	if s.Anonymous {
+		name = "" // numbered here: pmie skips statements whose metrics fail
+	}
+	return c.B.Statement(c.Prog, name, x, c.Delta)
+}
+
+// want checks an operand's category, reporting pmie's grammar error.
+func (c *Compiler) want(x lang.Expr, cat category, what, pos, op string) bool {
+	got := categoryOf(x)
+	if got == cat || (cat == catNum && got == catString && what == pexpStr) {
+		return true
+	}
+	c.B.synerr("%s expected to %s %s", what, pos, op)
+	return false
+}
+
+const (
+	bexpStr = "logical expression"
+	aexpStr = "arithmetic expression"
+	pexpStr = "arithmetic or string expression"
+	actStr  = "action"
+)
+
+// expr compiles an expression bottom up, operands left to right as pmie's
+// parser builds them.
+func (c *Compiler) expr(e lang.Expr) *Node {
+	b := c.B
+	switch e := e.(type) {
+	case *lang.Paren:
+		return c.expr(e.X)
+	case *lang.Number:
+		return b.NumConst(e.Float, scaleUnits(e.Scale))
+	case *lang.String:
+		return b.StrConst(e.Value)
+	case *lang.Bool:
+		if e.Value {
+			return b.BoolConst(True)
+		}
+		return b.BoolConst(False)
+	case *lang.Var:
+		return c.variable(e)
+	case *lang.Metric:
+		return c.metric(e)
+	case *lang.Unary:
+		return c.unary(e)
+	case *lang.Binary:
+		return c.binary(e)
+	case *lang.MatchInst:
+		op, name := OpMatch, "match_inst"
+		if e.Negate {
+			op, name = OpNomatch, "nomatch_inst"
+		}
+		if !c.want(e.X, catBool, bexpStr, "follow", "regular expression") {
+			_ = name
+			return nil
+		}
+		x := c.expr(e.X)
+		if x == nil {
+			return nil
+		}
+		return b.Binary(op, x, b.StrConst(e.Pattern))
+	case *lang.Quant:
+		if !c.want(e.X, catBool, bexpStr, "follow", "quantifier") {
+			return nil
+		}
+		x := c.expr(e.X)
+		switch e.Kind {
+		case lang.QuantSome:
+			return b.Domain(OpSomeHost, domOf(e.Dom), x)
+		case lang.QuantAll:
+			return b.Domain(OpAllHost, domOf(e.Dom), x)
+		}
+		return b.Percent(e.Percent, domOf(e.Dom), x)
+	case *lang.Aggr:
+		ops := [...]Op{OpSumHost, OpAvgHost, OpMaxHost, OpMinHost, OpCountHost}
+		cat, what := catNum, aexpStr
+		if e.Kind == lang.AggrCount {
+			cat, what = catBool, bexpStr
+		}
+		if !c.want(e.X, cat, what, "follow", "aggregation operator") {
+			return nil
+		}
+		return b.Domain(ops[e.Kind], domOf(e.Dom), c.expr(e.X))
+	case *lang.Action:
+		return c.action(e)
+	case *lang.Rule:
+		if !c.want(e.Cond, catBool, bexpStr, "precede", "->") || !c.want(e.Action, catAction, actStr, "follow", "->") {
+			return nil
+		}
+		cond := c.expr(e.Cond)
+		return b.Rule(cond, c.expr(e.Action))
+	case *lang.Ruleset:
+		return c.ruleset(e)
+	}
+	b.synerr("unexpected expression")
+	return nil
+}
+
+// variable compiles a macro reference: a reserved variable, or the value
+// of a numeric or truth macro.
+func (c *Compiler) variable(v *lang.Var) *Node {
+	if v.Value == nil {
+		var slot []float64
+		switch v.Name {
+		case "delta":
+			slot = c.Clock.Delta
+		case "minute":
+			slot = c.Clock.Minute
+		case "hour":
+			slot = c.Clock.Hour
+		case "day":
+			slot = c.Clock.Day
+		case "month":
+			slot = c.Clock.Month
+		case "year":
+			slot = c.Clock.Year
+		case "day_of_week":
+			slot = c.Clock.Weekday
+		default:
+			c.B.note("undefined macro name $%s", v.Name)
+			c.B.errs++
+			return nil
+		}
+		return c.B.Var(slot)
+	}
+	return c.B.Macro(c.expr(v.Value))
+}
+
+// metric compiles a metric with its qualifiers.
+func (c *Compiler) metric(m *lang.Metric) *Node {
+	var hosts, insts []string
+	for _, h := range m.Hosts {
+		hosts = append(hosts, h.Value)
+	}
+	for _, i := range m.Insts {
+		insts = append(insts, i.Value)
+	}
+	t1, t2 := 0, 0
+	if m.Samples != nil {
+		t1, t2 = m.Samples.From, m.Samples.To
+	}
+	return c.B.Fetch(m.Name, hosts, insts, t1, t2)
+}
+
+func (c *Compiler) unary(e *lang.Unary) *Node {
+	b := c.B
+	switch e.Op {
+	case lang.OpNot, lang.OpRising, lang.OpFalling:
+		if !c.want(e.X, catBool, bexpStr, "follow", e.Op.String()) {
+			return nil
+		}
+	default:
+		if !c.want(e.X, catNum, aexpStr, "follow", e.Op.String()) {
+			return nil
+		}
+	}
+	x := c.expr(e.X)
+	if x == nil {
+		return nil
+	}
+	switch e.Op {
+	case lang.OpNeg:
+		return b.Unary(OpNeg, x)
+	case lang.OpNot:
+		return b.Unary(OpNot, x)
+	case lang.OpRate:
+		return b.Rate(x)
+	case lang.OpInstant:
+		return b.Unary(OpInstant, x)
+	case lang.OpRising:
+		return b.Edge(OpRise, x)
+	}
+	return b.Edge(OpFall, x)
+}
+
+var binaryOps = map[lang.BinaryOp]Op{
+	lang.OpAdd: OpAdd, lang.OpSub: OpSub, lang.OpMul: OpMul, lang.OpDiv: OpDiv,
+	lang.OpLT: OpLt, lang.OpLE: OpLte, lang.OpEQ: OpEq, lang.OpGE: OpGte, lang.OpGT: OpGt,
+	lang.OpNE: OpNeq, lang.OpAnd: OpAnd, lang.OpOr: OpOr, lang.OpSeq: OpActSeq, lang.OpAlt: OpActAlt,
+}
+
+func (c *Compiler) binary(e *lang.Binary) *Node {
+	b := c.B
+	op := binaryOps[e.Op]
+	name := op.String()
+	cat, what := catNum, aexpStr
+	switch {
+	case e.Op == lang.OpEQ || e.Op == lang.OpNE:
+		what = pexpStr
+	case e.Op == lang.OpAnd || e.Op == lang.OpOr:
+		cat, what = catBool, bexpStr
+	case e.Op == lang.OpSeq || e.Op == lang.OpAlt:
+		cat, what = catAction, actStr
+	}
+	if !c.want(e.X, cat, what, "precede", name) || !c.want(e.Y, cat, what, "follow", name) {
+		return nil
+	}
+	x := c.expr(e.X)
+	y := c.expr(e.Y)
+	switch {
+	case e.Op.IsRelational():
+		return b.Rel(op, x, y)
+	case cat == catAction:
+		if y == nil {
+			return nil
+		}
+		return b.Actions(op, x, y)
+	}
+	if x == nil || y == nil {
+		return nil
+	}
+	return b.Binary(op, x, y)
+}
+
+var actionOps = [...]Op{lang.ActShell: OpShell, lang.ActAlarm: OpAlarm, lang.ActSyslog: OpSyslog,
+	lang.ActPrint: OpPrint, lang.ActStomp: OpStomp}
+
+func (c *Compiler) action(a *lang.Action) *Node {
+	var hold *Node
+	if a.Holdoff != nil {
+		hold = c.expr(a.Holdoff)
+	}
+	args := make([]string, len(a.Args))
+	for i, s := range a.Args {
+		args[i] = s.Value
+	}
+	return c.B.Action(actionOps[a.Kind], args, hold)
+}
+
+func (c *Compiler) ruleset(rs *lang.Ruleset) *Node {
+	var rules []*Node
+	for _, r := range rs.Rules {
+		x := c.expr(r)
+		if x == nil {
+			return nil
+		}
+		rules = append(rules, x)
+	}
+	var unknown, otherwise *Node
+	if rs.Unknown != nil {
+		if unknown = c.expr(rs.Unknown); unknown == nil {
+			return nil
+		}
+	}
+	if rs.Otherwise != nil {
+		if otherwise = c.expr(rs.Otherwise); otherwise == nil {
+			return nil
+		}
+	}
+	return c.B.Ruleset(rules, unknown, otherwise)
+}
+
+// domOf maps a syntax domain to the evaluator's.
+func domOf(d lang.Domain) Dom {
+	switch d {
+	case lang.DomHost:
+		return DomHost
+	case lang.DomSample:
+		return DomTime
+	}
+	return DomInst
+}
+
+// scaleUnits converts a scale factor to units.
+func scaleUnits(s *lang.Scale) pmapi.Units {
+	if s == nil {
+		return pmapi.Units{}
+	}
+	return pmapi.Units{
+		DimSpace: int8(s.DimSpace), DimTime: int8(s.DimTime), DimCount: int8(s.DimCount),
+		ScaleSpace: int8(s.ScaleSpace), ScaleTime: int8(s.ScaleTime), ScaleCount: int8(s.ScaleCount),
+	}
+}

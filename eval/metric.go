@@ -1,0 +1,132 @@
+package eval
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Metric is one metric on one host, as one fetch node reads it: its
+// metadata, the instances it covers, the values delivered by the latest
+// fetch and the previous raw values of a counter for rate conversion.
+type Metric struct {
+	Name string // metric name as written in the rule
+	Host string // host name the source reports ("" until known)
+	Conn string // connection: pmcd host spec or archive name
+
+	Desc pmapi.Desc
+	conv float64 // scale to canonical units; 0 until initialised
+
+	specinst int      // number of instances named in the rule, 0 for all
+	nidom    int      // instances currently available (pmie's m_idom)
+	inames   []string // instance names (as named in the rule when specinst > 0)
+	iids     []int32  // instance identifiers
+
+	stamp float64         // timestamp of the values in vset
+	vset  *pmapi.ValueSet // values delivered by the latest fetch, sorted by instance
+	stomp float64         // timestamp of the previous values of a counter
+	vals  []float64       // previous raw values of a counter, per instance
+	node  *Node           // the fetch node reading this metric
+	names func(pmapi.InDom, int32) (string, error)
+
+	// state of initialisation: see Initialised and Waiting.
+	state metricState
+	down  bool // its host is not answering (live)
+}
+
+// SetDown records whether m's host is answering. Live, a set over several
+// hosts keeps the values of the hosts that answer when others do not.
+func (m *Metric) SetDown(down bool) { m.down = down }
+
+type metricState uint8
+
+const (
+	metricWaiting metricState = iota // metadata not (yet) available
+	metricReady                      // initialised and fetched
+	metricDud                        // failed for good
+)
+
+// Ready reports whether m's metadata is known and it can be fetched.
+func (m *Metric) Ready() bool { return m.state == metricReady }
+
+// Waiting reports whether m is waiting for its metadata (host down,
+// metric or instance not yet available).
+func (m *Metric) Waiting() bool { return m.state == metricWaiting }
+
+// Dud reports whether m failed for good (wrong type, no such instances).
+func (m *Metric) Dud() bool { return m.state == metricDud }
+
+// Deliver hands m the values of its metric from the latest fetch, with the
+// fetch's timestamp in seconds. vs must be sorted by instance number and
+// must stay unchanged until the next evaluation. As in pmie, a value set
+// without values leaves m as it was.
+func (m *Metric) Deliver(vs *pmapi.ValueSet, stamp float64) {
+	if vs == nil || vs.Err != nil || len(vs.Values) == 0 {
+		return
+	}
+	m.vset = vs
+	m.stamp = stamp
+}
+
+// Drop forgets any values delivered to m that have not been evaluated.
+func (m *Metric) Drop() { m.vset = nil }
+
+// Instances is the number of instances m currently covers, -1 if unknown.
+func (m *Metric) Instances() int { return m.nidom }
+
+// canon is u with canonical scales: bytes, seconds and counts.
+func canon(u pmapi.Units) pmapi.Units {
+	u.ScaleSpace = pmapi.SpaceByte
+	u.ScaleTime = pmapi.TimeSec
+	u.ScaleCount = 0
+	return u
+}
+
+// scale is the factor that converts values in units u to canonical units.
+func scale(u pmapi.Units) float64 {
+	f := math.Pow(1024, float64(int(u.DimSpace)*(int(u.ScaleSpace)-pmapi.SpaceByte)))
+	if u.ScaleTime > pmapi.TimeSec {
+		f *= math.Pow(60, float64(int(u.DimTime)*(int(u.ScaleTime)-pmapi.TimeSec)))
+	} else {
+		f *= math.Pow(1000, float64(int(u.DimTime)*(int(u.ScaleTime)-pmapi.TimeSec)))
+	}
+	f *= math.Pow(10, float64(int(u.DimCount)*int(u.ScaleCount)))
+	return f
+}
+
+// sameInstance reports whether the instance named in a rule matches an
+// instance domain name: exactly, or up to the first space of either (so a
+// PID alone matches "000001 /usr/lib/systemd/systemd").
+func sameInstance(mine, theirs string) bool {
+	if mine == theirs {
+		return true
+	}
+	ml := indexSpace(mine)
+	tl := indexSpace(theirs)
+	if ml < 0 && tl < 0 {
+		return false
+	}
+	if tl < 0 {
+		tl = len(theirs)
+	}
+	if ml < 0 {
+		ml = len(mine)
+	}
+	return ml == tl && mine[:ml] == theirs[:tl]
+}
+
+func indexSpace(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}
+
+// unknownInstName is pmie's stand-in for an instance whose name cannot be
+// found.
+func unknownInstName(id int32) string {
+	return "inst#" + strconv.Itoa(int(id)) + "?"
+}

@@ -1,0 +1,106 @@
+package eval
+
+// Rule is a named expression ready to evaluate: a rule with actions or a
+// value printed in verbose mode, with the sample interval in force where
+// it was declared.
+type Rule struct {
+	Name    string
+	Root    *Node
+	Delta   float64   // seconds
+	Metrics []*Metric // every metric its fetch nodes read
+}
+
+// Program is the statements loaded so far: rules in order of declaration,
+// and the named constants (macros) that are not rules.
+type Program struct {
+	Rules  []*Rule
+	byName map[string]*Rule
+	Vars   map[string]*Node
+}
+
+// Lookup finds a rule by name.
+func (p *Program) Lookup(name string) *Rule { return p.byName[name] }
+
+// Statement finishes a statement name = x (name "" for an unnamed one): a
+// constant becomes a named value (macro); anything else a rule evaluated
+// every delta seconds. It returns the new rule, if any.
+func (b *Builder) Statement(p *Program, name string, x *Node, delta float64) *Rule {
+	ms := b.metrics
+	b.metrics = nil
+	if x == nil {
+		return nil
+	}
+	if name == "" {
+		name = b.NextName()
+	}
+	if p.byName == nil {
+		p.byName = map[string]*Rule{}
+		p.Vars = map[string]*Node{}
+	}
+	if x.Op == OpNop {
+		p.Vars[name] = x
+		return nil
+	}
+	if p.byName[name] != nil {
+		b.synerr("rule \"%s\" multiply defined", name)
+		return nil
+	}
+	if b.errs != 0 {
+		return nil
+	}
+	post(x)
+	r := &Rule{Name: name, Root: x, Delta: delta, Metrics: ms}
+	p.Rules = append(p.Rules, r)
+	p.byName[name] = r
+	return r
+}
+
+// post carries the shape of every fetch node up the tree, as pmie does
+// once a statement is complete (this is when most units become known).
+func post(x *Node) {
+	if x.Op == OpFetch {
+		x.reshapeFetch()
+		return
+	}
+	if x.Arg1 != nil {
+		post(x.Arg1)
+		if x.Arg2 != nil {
+			post(x.Arg2)
+		}
+	}
+}
+
+// Eval evaluates r once, running its actions if its condition holds.
+func (r *Rule) Eval(rt *Runtime) {
+	rt.curr, rt.currName = r.Root, r.Name
+	if r.Root.Op.evaluable() && r.Root.eval != nil {
+		r.Root.eval(r.Root)
+	}
+}
+
+// Invalidate marks every value of r unknown, as when its host goes away.
+func (r *Rule) Invalidate() { clobber(r.Root) }
+
+// clobber marks x and its operands as having no valid samples.
+func clobber(x *Node) {
+	if !x.Op.evaluable() {
+		return
+	}
+	if x.Arg1 != nil {
+		clobber(x.Arg1)
+	}
+	if x.Arg2 != nil {
+		clobber(x.Arg2)
+	}
+	x.valid = 0
+	switch x.sem {
+	case SemCounter, SemInstant, SemDiscrete, SemNumVar:
+		for i := range x.num {
+			x.num[i] = nan
+		}
+	case SemBoolean:
+		for i := range x.tru {
+			x.tru[i] = Unknown
+		}
+	}
+}

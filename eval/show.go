@@ -1,0 +1,453 @@
+package eval
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// numWidth is the room pmie gives one formatted number: longer ones are
+// cut to numWidth-1 characters.
+const numWidth = 24
+
+// appendNumber formats v as pmie does: integers plainly, other values with
+// a precision that shrinks as they grow.
+func appendNumber(b []byte, v float64) []byte {
+	if v >= -2147483648 && v < 2147483648 && v == math.Trunc(v) {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	if math.IsInf(v, 0) {
+		if v < 0 {
+			return append(b, "-inf"...)
+		}
+		return append(b, "inf"...)
+	}
+	start := len(b)
+	a := math.Abs(v)
+	switch {
+	case a < 0.5:
+		b = append(b, pmapi.FormatG(v, 6)...)
+	case a < 5:
+		b = strconv.AppendFloat(b, v, 'f', 2, 64)
+	case a < 50:
+		b = strconv.AppendFloat(b, v, 'f', 1, 64)
+	default:
+		b = strconv.AppendFloat(b, v, 'f', 0, 64)
+	}
+	if len(b)-start > numWidth-1 {
+		b = b[:start+numWidth-1]
+	}
+	return b
+}
+
+// appendNums formats value i of every sample x holds, oldest last.
+func (x *Node) appendNums(b []byte, i int) []byte {
+	for k := 0; k < x.nsmpls; k++ {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		ok := x.valid > k && x.store == storeNum && k < len(x.slot)
+		var v float64
+		if ok {
+			off := x.slot[k] + i
+			if off < len(x.num) {
+				v = x.num[off]
+			} else {
+				ok = false
+			}
+		}
+		if !ok || math.IsNaN(v) {
+			if x.sem == SemBoolean {
+				b = append(b, "unknown"...)
+			} else {
+				b = append(b, '?')
+			}
+			continue
+		}
+		b = appendNumber(b, v)
+	}
+	return b
+}
+
+// appendTruths formats truth i of every sample x holds.
+func (x *Node) appendTruths(b []byte, i int) []byte {
+	for k := 0; k < x.nsmpls; k++ {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		if x.valid == 0 || x.store != storeTruth || k >= len(x.slot) {
+			b = append(b, "unknown"...)
+			continue
+		}
+		t := Unknown
+		if off := x.slot[k] + i; off < len(x.tru) {
+			t = x.tru[off]
+		}
+		b = append(b, t.String()...)
+	}
+	return b
+}
+
+// appendStrings formats string i of every sample of a string-valued
+// metric, quoted.
+func (x *Node) appendStrings(b []byte, i int) []byte {
+	for k := 0; k < x.nsmpls; k++ {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		s := ""
+		if k < len(x.slot) {
+			if off := x.slot[k] + i; off < len(x.str) {
+				s = x.str[off]
+			}
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		b = append(b, '"')
+	}
+	return b
+}
+
+// appendValue formats value i of x according to its semantics.
+func (x *Node) appendValue(b []byte, i int) []byte {
+	switch x.sem {
+	case SemNumVar, SemNumConst, SemUnknown:
+		return x.appendNums(b, i)
+	case SemBoolean:
+		return x.appendTruths(b, i)
+	case SemRegex:
+		return append(b, "/<regex>/"...)
+	case SemChar:
+		if i == 0 {
+			b = append(b, '"')
+			b = append(b, x.text...)
+			b = append(b, '"')
+		}
+		return b
+	case SemInstant, SemDiscrete:
+		if x.Op == OpFetch && x.store == storeStr {
+			return x.appendStrings(b, i)
+		}
+		return x.appendNums(b, i)
+	}
+	b = append(b, "concatvalue: botch sem="...)
+	return strconv.AppendInt(b, int64(x.sem), 10)
+}
+
+// AppendValue appends x's value as pmie -v prints it: every value of every
+// sample, or "?" when there are none.
+func (x *Node) AppendValue(b []byte) []byte {
+	if x.nvals <= 0 {
+		return append(b, '?')
+	}
+	for i := 0; i < x.tspan; i++ {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = x.appendValue(b, i)
+		if x.sem == SemChar {
+			break
+		}
+	}
+	return b
+}
+
+// appendBinding appends "\n    host: [inst] " or "\n    host: ".
+func appendBinding(b []byte, host, inst string, hasInst bool) []byte {
+	b = append(b, "\n    "...)
+	b = append(b, host...)
+	if hasInst {
+		b = append(b, ": ["...)
+		b = append(b, inst...)
+		return append(b, "] "...)
+	}
+	return append(b, ": "...)
+}
+
+// AppendAnnotated appends x's value as pmie -V prints it: one line per
+// host and instance, each naming them.
+func (x *Node) AppendAnnotated(b []byte) []byte {
+	if (x.idom <= 0 && x.hdom <= 0) || x.sem == SemChar || x.metrics == nil || x.valid == 0 {
+		return x.AppendValue(b)
+	}
+	for i := 0; i < x.tspan; i++ {
+		hb := lookupHostInst(x, i)
+		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
+		if x.sem == SemBoolean {
+			b = x.appendTruths(b, i)
+		} else {
+			b = x.appendNums(b, i)
+		}
+	}
+	return b
+}
+
+// AppendSatisfying appends x's value as pmie -W prints it: for a truth,
+// only the hosts and instances that make it true, with their values.
+func (x *Node) AppendSatisfying(b []byte) []byte {
+	if x.metrics == nil || x.valid == 0 {
+		return x.AppendValue(b)
+	}
+	if x.sem != SemBoolean {
+		return x.AppendAnnotated(b)
+	}
+	x1 := findBindings(x)
+	x2 := findValues(x1)
+	if x1.valid == 0 {
+		return append(b, " <no bindings available>"...)
+	}
+	for i := 0; i < x1.tspan; i++ {
+		if !x1.binds(i) {
+			continue
+		}
+		hb := lookupHostInst(x1, i)
+		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
+		if x2.sem == SemBoolean {
+			b = x2.appendTruths(b, i)
+		} else {
+			b = x2.appendNums(b, i)
+		}
+	}
+	return b
+}
+
+// binds reports whether member i of the binding sub-expression x takes
+// part in the bindings: it is true, or x is not a truth at all.
+func (x *Node) binds(i int) bool {
+	if x.sem == SemBoolean {
+		if len(x.slot) == 0 {
+			return false
+		}
+		off := x.slot[0] + i
+		return off < len(x.tru) && x.tru[off] == True
+	}
+	return x.sem != SemUnknown
+}
+
+// hostInst is what lookupHostInst finds for one member of a value set.
+type hostInst struct {
+	Host, Conn, Inst string
+	hasHost, hasInst bool
+}
+
+// lookupHostInst finds the host and instance of member nth of x. For min
+// and max aggregates they are those of the member with the extreme value.
+func lookupHostInst(x *Node, nth int) hostInst {
+	var none hostInst
+	var m *Metric
+	pick := -1
+	extreme := x.Op.extremum()
+	var want float64
+	op := x.Op
+	if extreme {
+		want = x.num0()
+		x = x.Arg1
+	}
+	if (x.idom <= 0 && x.hdom <= 0) || x.metrics == nil {
+		return none
+	}
+	ms := x.metrics.m
+	switch {
+	case !extreme:
+		pick = nth
+		for mi := 0; ; mi++ {
+			if mi >= len(ms) {
+				return none
+			}
+			m = ms[mi]
+			if pick < m.nidom {
+				break
+			}
+			if m.nidom > 0 {
+				pick -= m.nidom
+			}
+		}
+	case op.domainOf() == DomHost:
+		vals := x.newestNums()
+		for k := 0; k < x.tspan && k < len(vals); k++ {
+			if vals[k] == want && k < len(ms) {
+				m = ms[k]
+				break
+			}
+		}
+	case op.domainOf() == DomInst:
+		vals := x.newestNums()
+		for k := 0; k < x.tspan && k < len(vals); k++ {
+			if vals[k] == want && len(ms) > 0 {
+				pick, m = k, ms[0]
+				break
+			}
+		}
+	default:
+		for k := 0; k < x.nsmpls && x.store == storeNum; k++ {
+			s := x.nums(k)
+			if len(s) > 0 && s[0] == want && len(ms) > 0 {
+				pick, m = nth, ms[0]
+				break
+			}
+		}
+	}
+	if m == nil {
+		return none
+	}
+	hi := hostInst{Host: m.Host, Conn: m.Conn, hasHost: true}
+	if pick >= 0 && x.idom > 0 && m.inames != nil && pick < len(m.inames) {
+		hi.Inst, hi.hasInst = m.inames[pick], true
+	}
+	return hi
+}
+
+// findMetrics looks through the top-level conjuncts of y, left first, for
+// one that involves metrics.
+func findMetrics(y *Node) *Node {
+	if y == nil {
+		return nil
+	}
+	if y.metrics != nil {
+		return y
+	}
+	if y.Op != OpAnd {
+		return nil
+	}
+	if z := findMetrics(y.Arg1); z != nil {
+		return z
+	}
+	return findMetrics(y.Arg2)
+}
+
+// findBindings finds the sub-expression of x whose members give the %h
+// and %i bindings: the left-most one that still has hosts and instances.
+func findBindings(x *Node) *Node {
+	if x.metrics == nil {
+		if y := findMetrics(x.Arg1); y != nil {
+			x = y
+		}
+	}
+	for x.metrics != nil && (x.idom <= 0 || x.hdom <= 0) {
+		if x.Op.aggregate() {
+			break
+		}
+		switch {
+		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+			x = x.Arg1
+		case x.Arg2 != nil:
+			x = x.Arg2
+		default:
+			return x
+		}
+	}
+	return x
+}
+
+// findValues finds below the binding sub-expression the values %v
+// stands for: the first one that is not a truth.
+func findValues(x *Node) *Node {
+	for x.sem == SemBoolean && x.metrics != nil {
+		switch {
+		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+			x = x.Arg1
+		case x.Arg2 != nil:
+			x = x.Arg2
+		default:
+			return x
+		}
+	}
+	return x
+}
+
+// formatCode finds the next %h, %i, %v or %c in s, returning its index and
+// letter, or -1.
+func formatCode(s string, from int) (int, byte) {
+	for i := from; i+1 < len(s); i++ {
+		if s[i] == '%' {
+			switch s[i+1] {
+			case 'h', 'i', 'v', 'c':
+				return i, s[i+1]
+			}
+		}
+	}
+	return -1, 0
+}
+
+// expandArgs expands and joins the arguments of an action for the rule
+// being evaluated: an argument holding %h, %c, %i or %v is repeated once
+// for each member that makes the rule true.
+func expandArgs(rt *Runtime, args []string) string {
+	var b []byte
+	for _, a := range args {
+		b = appendExpanded(b, rt.curr, a)
+	}
+	return string(b)
+}
+
+// appendExpanded appends the expansion of one action argument.
+func appendExpanded(b []byte, rule *Node, arg string) []byte {
+	first, _ := formatCode(arg, 0)
+	if first < 0 || rule == nil {
+		return append(b, arg...)
+	}
+	if !eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
+		b = appendArg(b, arg, i, hb, x2)
+	}) {
+		return append(b, arg...)
+	}
+	return b
+}
+
+// appendArg appends arg with its %h %i %v %c replaced by the binding of
+// member i.
+func appendArg(b []byte, arg string, i int, hb hostInst, x2 *Node) []byte {
+	prev := 0
+	for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
+		b = append(b, arg[prev:at]...)
+		switch code {
+		case 'h':
+			b = appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
+		case 'i':
+			b = appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
+		case 'v':
+			b = x2.appendValue(b, i)
+		case 'c':
+			b = appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
+		}
+		prev = at + 2
+	}
+	return append(b, arg[prev:]...)
+}
+
+// appendOr appends s if ok, otherwise instead.
+func appendOr(b []byte, s string, ok bool, instead string) []byte {
+	if ok {
+		return append(b, s...)
+	}
+	return append(b, instead...)
+}
+
+// eachBinding calls f for each member of rule's binding sub-expression that
+// makes the rule true, with its host and instance and the node holding the
+// values %v stands for. It reports false when the bindings are unknown.
+func eachBinding(rule *Node, f func(i int, hb hostInst, values *Node)) bool {
+	x1 := findBindings(rule)
+	x2 := findValues(x1)
+	if x1.valid == 0 {
+		return false
+	}
+	for i := 0; i < x1.tspan; i++ {
+		if x1.binds(i) {
+			f(i, lookupHostInst(x1, i), x2)
+		}
+	}
+	return true
+}
+
+// bindingsOf lists the members that make rule true, for actions that want
+// them structured.
+func bindingsOf(rule *Node) []Binding {
+	var out []Binding
+	eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
+		out = append(out, Binding{Host: hb.Host, Conn: hb.Conn, Inst: hb.Inst,
+			Value: string(x2.appendValue(nil, i))})
+	})
+	return out
+}

@@ -1,0 +1,285 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ParsePmie parses a pmie rule file called name. Statements are read in
+// order, as pmie reads them: each ends at ";" (or "}"), string macros are
+// expanded by the scanner as soon as they are defined, and a statement with
+// a syntax error is reported and left out while parsing goes on (skipping
+// more input exactly when pmie does, see pmieChecker). File.Diags holds
+// every diagnostic in the order pmie prints them; PCPPmieText renders them
+// in pmie's words.
+//
+// Statements' expressions are made of these nodes: *Number (with *Scale),
+// *String, *Bool, *Var ($macro with a value), *Metric (with :host, #inst
+// and @N..M qualifiers), *Paren, *Unary (OpNeg, OpNot, OpRate, OpInstant,
+// OpRising, OpFalling), *Binary (arithmetic, relational, && ||, and OpSeq
+// and OpAlt between actions), *Quant, *Aggr, *MatchInst, *Action, *Rule
+// and *Ruleset. Precedence is pmie's, lowest first: -> ; && || & | ;
+// prefix ! rising falling ; quantifiers ; match_inst nomatch_inst ;
+// relational operators ; + - ; * / ; prefix - rate instant ; aggregates.
+// An operator only applies where its operands have the right type (for
+// example && needs logical expressions), so a prefix operator's operand
+// extends as far as it must to have its type: count_inst a > 1 && b is
+// (count_inst (a > 1)) && b, which pmie rejects.
+//
+// lang does not check what needs metric metadata or regular expressions.
+// It assumes every statement that parses passes pmie's semantic checks;
+// pmie names unnamed statements expr_1, expr_2 ... in order, but only
+// counts those that pass them.
+func ParsePmie(name, text string) (f *File) {
+	s := newPmieSession(name, text)
+	defer func() {
+		if r := recover(); r != nil {
+			s.file.Diags = append(s.file.Diags, internalError(s.src, 0, r))
+			f = s.file
+		}
+	}()
+	for s.lx.rd.top() != nil {
+		s.statement()
+	}
+	return s.file
+}
+
+// reservedMacros are pmie's predefined macros.
+var reservedMacros = []string{"delta", "minute", "hour", "day", "month", "year", "day_of_week"}
+
+type pmieSession struct {
+	src    *Source
+	lx     *pmieLexer
+	macros map[string]*macroDef
+	rules  map[string]bool
+	file   *File
+
+	header *Diagnostic // the last "syntax error" header, while a reason may still join it
+	errs   int         // pmie's error count for the statement
+	exprN  int         // expr_N names used
+}
+
+func newPmieSession(name, text string) *pmieSession {
+	src := NewSource(name, text)
+	s := &pmieSession{src: src, macros: map[string]*macroDef{}, rules: map[string]bool{},
+		file: &File{Src: src, Macros: map[string]*Stmt{}}}
+	s.lx = &pmieLexer{s: s, rd: charReader{inputs: []*pinput{{text: text, lno: 1}}}}
+	for _, m := range reservedMacros {
+		s.macros[m] = &macroDef{kind: macroReserved}
+	}
+	return s
+}
+
+// tokSpan is the span of a token, and a note when it came from a macro.
+func (s *pmieSession) diag(t token, msg string, pcp PCPForm) *Diagnostic {
+	d := &Diagnostic{Severity: Error, Src: s.src, Span: s.src.Span(t.start, t.end), Msg: msg, PCP: pcp}
+	for e := t.from; e != nil; e = e.Outer {
+		if e.Ref.Start.IsValid() {
+			d.Notes = append(d.Notes, Note{Src: s.src, Span: e.Ref, Msg: "expanded from macro $" + e.Macro})
+		}
+	}
+	s.file.Diags = append(s.file.Diags, d)
+	return d
+}
+
+// where is pmie's idea of where its scanner is.
+func (s *pmieSession) where() PCPForm {
+	line, macro, ok := s.lx.rd.where()
+	if !ok {
+		return PCPForm{}
+	}
+	return PCPForm{Line: line, Macro: macro}
+}
+
+// syntaxError is pmie's first report of a syntax error in a statement.
+func (s *pmieSession) syntaxError(t token) {
+	s.errs++
+	s.header = s.diag(t, "syntax error: unexpected "+t.describe(), s.where())
+}
+
+// gramerr is pmie's complaint about what was expected; like pmie, it then
+// skips input to the next ";". A complaint about what should precede a
+// later token is kept as a note on the error at the first bad token.
+func (s *pmieSession) gramerr(t token, msg string) {
+	if h := s.header; h != nil {
+		h.PCP.Reason = msg
+		if strings.Contains(msg, " expected to precede ") && t.start != h.Span.Start.Offset {
+			h.Notes = append(h.Notes, Note{Src: s.src, Span: s.src.Span(t.start, t.end), Msg: "pmie: " + msg})
+		} else {
+			h.Msg = msg
+		}
+	} else {
+		pcp := s.where()
+		pcp.NoHeader, pcp.Reason = true, msg
+		s.diag(t, msg, pcp)
+	}
+	s.header = nil
+	s.lx.rd.sync()
+}
+
+// lexError is a message of pmie's scanner, from the "$" at from to at.
+// header says whether pmie reports a syntax error first.
+func (s *pmieSession) lexError(from, at pchar, msg string, header bool) {
+	t := token{start: from.start, end: max(at.end, from.end), from: from.from}
+	if at.c == eofc {
+		t.end = from.end
+	}
+	pcp := s.where()
+	pcp.Reason, pcp.NoHeader = msg, !header
+	if header {
+		s.errs++
+	}
+	s.diag(t, msg, pcp)
+	s.header = nil
+}
+
+// lookupMacro finds $name (from dollar to end), reporting it when undefined.
+func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef {
+	if m := s.macros[name]; m != nil {
+		return m
+	}
+	s.lexError(dollar, pchar{c: 0, start: dollar.start, end: end}, "undefined macro name $"+name, false)
+	return nil
+}
+
+// statement parses one statement. pmie keeps what the last reduction of
+// the statement produced: after a stray token, a statement can be reduced
+// once before the error and once more (to nothing) after recovery.
+func (s *pmieSession) statement() {
+	c := &pmieChecker{s: s}
+	s.errs, s.header = 0, nil
+	var last *Stmt
+	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
+	c.statement()
+	if last != nil {
+		s.file.Stmts = append(s.file.Stmts, last)
+	}
+}
+
+// reduce does what pmie does when it has parsed a statement (its
+// statement() action): nothing if parsing left no value; otherwise an
+// unnamed statement uses up the next expr_N name, a constant defines a
+// macro, and anything else is registered as an expression to evaluate
+// unless the name is taken or the statement had an error.
+func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
+	if x.v == vNull {
+		return nil
+	}
+	n, anon := "", name == nil
+	if anon {
+		s.exprN++
+		n = fmt.Sprintf("expr_%d", s.exprN)
+	} else {
+		n = name.val
+	}
+	if x.v != vConst && s.rules[n] {
+		s.errs++
+		at := toks[0]
+		if name != nil {
+			at = *name
+		}
+		d := s.diag(at, fmt.Sprintf("rule %q multiply defined", n), s.where())
+		d.PCP.Reason = d.Msg
+		return nil
+	}
+	if s.errs > 0 {
+		// pmie drops an expression with an error; it would still define a
+		// macro, but no clean text is left to define it from.
+		return nil
+	}
+	st := s.build(toks, name)
+	if st == nil {
+		return nil
+	}
+	st.Name, st.Anonymous = n, anon
+	s.classify(st, x)
+	if st.Kind != StmtMacro && st.Kind != StmtDelta {
+		s.rules[n] = true
+		return st
+	}
+	m := &macroDef{value: st.X, def: st.X.Where().Span}
+	switch {
+	case x.t&tStr != 0:
+		m.kind = macroString
+		m.text = Unparen(st.X).(*String).Value
+	case x.t&tBool != 0:
+		m.kind = macroBool
+	default:
+		m.kind = macroNumber
+	}
+	s.macros[n] = m
+	s.file.Macros[n] = st
+	return st
+}
+
+// classify decides what kind of statement st is.
+func (s *pmieSession) classify(st *Stmt, x pv) {
+	st.Kind = StmtExpr
+	switch e := Unparen(st.X).(type) {
+	case *Rule:
+		st.Kind = StmtRule
+	case *Ruleset:
+		st.Kind = StmtRuleset
+	case *Action:
+		st.Kind = StmtAction
+	case *Binary:
+		if e.Op == OpSeq || e.Op == OpAlt {
+			st.Kind = StmtAction
+		}
+	}
+	if x.v == vConst {
+		st.Kind = StmtMacro
+		if st.Name == "delta" && !st.Anonymous {
+			st.Kind = StmtDelta
+		}
+	}
+}
+
+// isPmieConst reports whether pmie folds x into a constant, which makes a
+// named statement a macro rather than an expression to evaluate.
+func isPmieConst(x Expr) bool {
+	switch x := x.(type) {
+	case *Number, *String, *Bool:
+		return true
+	case *Var:
+		return x.Value != nil
+	case *Paren:
+		return isPmieConst(x.X)
+	case *Unary:
+		return (x.Op == OpNeg || x.Op == OpNot || x.Op == OpInstant) && isPmieConst(x.X)
+	case *Binary:
+		return x.Op != OpSeq && x.Op != OpAlt && isPmieConst(x.X) && isPmieConst(x.Y)
+	case *MatchInst:
+		return isPmieConst(x.X)
+	}
+	return false
+}
+
+// PCPPmieText renders diagnostics of a rule file as pmie prints them on
+// standard error; file is the name pmie was given ("" for standard input).
+func PCPPmieText(file string, ds Diagnostics) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if !d.PCP.NoHeader {
+			b.WriteString("pmie: syntax error - " + pmieWhere(file, d.PCP) + "\n")
+		}
+		if d.PCP.Reason != "" {
+			b.WriteString(d.PCP.Reason + "\n")
+		}
+	}
+	return b.String()
+}
+
+func pmieWhere(file string, p PCPForm) string {
+	if p.Line == 0 {
+		return "at end of file"
+	}
+	in := "file " + file
+	if file == "" {
+		in = "standard input"
+	}
+	if p.Macro != "" {
+		return fmt.Sprintf("near line %d of macro $%s called from %s", p.Line, p.Macro, in)
+	}
+	return fmt.Sprintf("near line %d of %s", p.Line, in)
+}

@@ -1,0 +1,45 @@
+package rules
+
+import (
+	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/eval"
+)
+
+// kinds maps the evaluator's action operators to action kinds.
+var kinds = map[eval.Op]actions.Kind{
+	eval.OpShell: actions.Shell, eval.OpAlarm: actions.Alarm, eval.OpSyslog: actions.Syslog,
+	eval.OpPrint: actions.Print, eval.OpStomp: actions.Stomp,
+}
+
+// Actor adapts an action runner to the evaluator.
+func Actor(r *actions.Runner) eval.Actor {
+	return func(f *eval.Firing) eval.Truth {
+		ev := &actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Message: f.Message,
+			Priority: f.Priority, Tag: f.Tag,
+			Bindings: func() []actions.Binding {
+				var out []actions.Binding
+				for _, b := range f.Bindings() {
+					out = append(out, actions.Binding{Host: b.Host, Conn: b.Conn, Inst: b.Inst, Value: b.Value})
+				}
+				return out
+			}}
+		if r.Run(ev) {
+			return eval.True
+		}
+		return eval.False
+	}
+}
+
+// Prepare checks an action's arguments when its rule is built: syslog's -p
+// and -t options are taken out of them, with pmie's warnings.
+func Prepare(op eval.Op, args []string) eval.Prepared {
+	p := eval.Prepared{Args: args}
+	if op == eval.OpSyslog {
+		var warns []string
+		p.Args, p.Priority, p.Tag, warns = actions.SyslogArgs(args)
+		for _, w := range warns {
+			p.Diags = append(p.Diags, eval.Diag{Warning: true, Msg: w})
+		}
+	}
+	return p
+}

@@ -1,0 +1,286 @@
+package rules
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Level is the severity of a message to the operator, as pmNotifyErr
+// labels them.
+type Level int
+
+// The message levels.
+const (
+	Info Level = iota
+	Warning
+	Error
+)
+
+// OpenFunc opens a new context for a connection: an archive name, or a
+// pmcd host specification.
+type OpenFunc func(conn string) (pmapi.Context, error)
+
+// NowFunc is the real-time clock.
+type NowFunc func() time.Time
+
+// SleepFunc waits until a time, or until ctx is done (returning its error).
+type SleepFunc func(ctx context.Context, until time.Time) error
+
+// NotifyFunc reports a message to the operator (pmie's log).
+type NotifyFunc func(level Level, msg string)
+
+// Config is how an Engine runs.
+type Config struct {
+	Archive bool    // archives: evaluate on their clock, as fast as possible
+	Start   float64 // first evaluation, seconds since the epoch
+	Stop    float64 // no evaluation after this
+
+	Verbose  int  // 0 silent, 1 -v values, 2 -V annotated, 3 -W satisfying
+	ShowTime bool // print each value's time (-e, and always for archives)
+	Quiet    bool // no informational messages
+
+	Out        io.Writer                // values and print actions
+	TimeString func(sec float64) string // ctime(3) form in the reporting zone
+	Calendar   eval.Calendar
+
+	Open   OpenFunc
+	Now    NowFunc   // live mode
+	Sleep  SleepFunc // live mode
+	Notify NotifyFunc
+
+	// FetchTimeout bounds how long a live evaluation waits for a host;
+	// a host slower than this has unknown values for that evaluation.
+	FetchTimeout time.Duration
+}
+
+// retryMin is pmie's first retry interval for unavailable hosts and
+// metrics, in seconds; retries back off exponentially up to the delta.
+const retryMin = 5
+
+// Engine evaluates a program's rules on schedule.
+type Engine struct {
+	cfg   Config
+	b     *eval.Builder
+	rt    *eval.Runtime
+	tasks []*task
+	out   *bufio.Writer
+	line  []byte
+	hosts *hostStates
+}
+
+// New groups the rules of prog into tasks by sample interval, as pmie
+// does: a rule joins the task of the rule declared before it when their
+// intervals are equal. b is the builder that bound the rules; it is used
+// again to retry metrics whose metadata was unavailable.
+func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
+	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: newHostStates(cfg.Notify, cfg.Quiet)}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
+	for _, r := range prog.Rules {
+		var t *task
+		if n := len(e.tasks); n > 0 && e.tasks[n-1].delta == r.Delta {
+			t = e.tasks[n-1]
+		} else {
+			t = &task{nth: len(e.tasks), delta: r.Delta}
+			e.tasks = append(e.tasks, t)
+		}
+		t.add(r)
+	}
+	return e
+}
+
+// Tasks is the number of distinct schedules.
+func (e *Engine) Tasks() int { return len(e.tasks) }
+
+// Flush writes out buffered output.
+func (e *Engine) Flush() error { return e.out.Flush() }
+
+// openArchives opens each task's own context on each archive, positioned
+// at the start and stepping by the task's interval.
+func (e *Engine) openArchives() error {
+	for _, t := range e.tasks {
+		for _, h := range t.hosts {
+			ctx, err := e.cfg.Open(h.conn)
+			if err != nil {
+				return fmt.Errorf("cannot open archive %s\npmNewContext: %w", h.conn, err)
+			}
+			h.ctx, h.opened = ctx, true
+			if s, ok := ctx.(pmapi.Seeker); ok {
+				if err := s.SetMode(pmapi.ModeInterp, fromReal(e.cfg.Start), interval(t.delta)); err != nil {
+					return fmt.Errorf("pmSetMode failed: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// interval is the step pmie asks of an archive for a delta: whole
+// milliseconds (whole seconds beyond 24 days).
+func interval(delta float64) time.Duration {
+	if delta > 2073600 {
+		return time.Duration(int64(delta)) * time.Second
+	}
+	return time.Duration(int64(delta*1000)) * time.Millisecond
+}
+
+// Run evaluates the rules until the stop time, or until ctx is done (live
+// mode).
+func (e *Engine) Run(ctx context.Context) error {
+	defer e.out.Flush()
+	if len(e.tasks) == 0 {
+		return nil
+	}
+	if e.cfg.Archive {
+		if err := e.openArchives(); err != nil {
+			return err
+		}
+		return e.runArchive()
+	}
+	return e.runLive(ctx)
+}
+
+// runArchive steps each task through the archives on its own schedule.
+func (e *Engine) runArchive() error {
+	q := make([]*task, 0, len(e.tasks))
+	for _, t := range e.tasks {
+		t.when, t.epoch, t.tick = e.cfg.Start, e.cfg.Start, 0
+		q = append(q, t)
+	}
+	for len(q) > 0 {
+		t := q[0]
+		now := t.when
+		if now > e.cfg.Stop {
+			break
+		}
+		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
+		if err := e.evalTask(t, now); err != nil {
+			return err
+		}
+		t.tick++
+		t.when = t.epoch + float64(t.tick)*t.delta
+		q = enqueue(q[1:], t)
+	}
+	return nil
+}
+
+// evalTask fetches a task's metrics, evaluates its rules and prints their
+// values.
+func (e *Engine) evalTask(t *task, now float64) error {
+	if err := e.fetch(t); err != nil {
+		return err
+	}
+	for _, r := range t.rules {
+		r.Eval(e.rt)
+	}
+	if e.cfg.Verbose > 0 {
+		e.printValues(t, now)
+	}
+	return nil
+}
+
+// fetch runs the task's fetches and hands out the values: one host after
+// another for archives, all at once for live hosts.
+func (e *Engine) fetch(t *task) error {
+	if e.cfg.Archive {
+		for _, h := range t.hosts {
+			h.err = nil
+			if h.ctx != nil && len(h.ids) > 0 {
+				h.err = h.ctx.Fetch(h.ids, &h.result)
+				if pmapi.Code(h.err) == pmapi.ErrLogRec {
+					return fmt.Errorf("pmFetch failed: %w", h.err)
+				}
+			} else {
+				h.err = pmapi.ErrNoData
+			}
+			h.distribute()
+		}
+		return nil
+	}
+	e.fetchLive(t)
+	return nil
+}
+
+// printValues writes each rule's value as -v, -V or -W asks.
+func (e *Engine) printValues(t *task, now float64) {
+	b := e.line[:0]
+	for _, r := range t.rules {
+		b = append(b, r.Name...)
+		if e.cfg.ShowTime && e.cfg.TimeString != nil {
+			b = append(b, " ("...)
+			b = append(b, e.cfg.TimeString(now)...)
+			b = append(b, ')')
+		}
+		b = append(b, ": "...)
+		switch e.cfg.Verbose {
+		case 1:
+			b = r.Root.AppendValue(b)
+		case 2:
+			b = r.Root.AppendAnnotated(b)
+		default:
+			b = r.Root.AppendSatisfying(b)
+		}
+		b = append(b, '\n')
+	}
+	b = append(b, '\n')
+	e.out.Write(b)
+	e.line = b
+}
+
+// hostStates remembers, per connection, whether pmie last saw it up, so
+// that connection messages are given once per change.
+type hostStates struct {
+	mu     sync.Mutex
+	state  map[string]hostState
+	notify NotifyFunc
+	quiet  bool
+}
+
+type hostState int
+
+const (
+	stateInit hostState = iota
+	stateFailInit
+	stateReconn
+	stateLost
+)
+
+func newHostStates(n NotifyFunc, quiet bool) *hostStates {
+	return &hostStates{state: map[string]hostState{}, notify: n, quiet: quiet}
+}
+
+// change records a new state for conn, reporting it if it is news. It
+// returns whether the state changed.
+func (s *hostStates) change(conn string, st hostState) bool {
+	s.mu.Lock()
+	old, ok := s.state[conn]
+	if !ok {
+		old = stateInit
+	}
+	s.state[conn] = st
+	s.mu.Unlock()
+	if old == st {
+		return false
+	}
+	if s.quiet || s.notify == nil {
+		return true
+	}
+	switch {
+	case st == stateFailInit:
+		s.notify(Info, "Cannot connect to pmcd "+conn)
+	case st == stateReconn && old != stateInit:
+		s.notify(Info, "Re-established connection to pmcd "+conn)
+	case st == stateLost:
+		s.notify(Info, "Lost connection to pmcd "+conn)
+	}
+	return true
+}

@@ -1,0 +1,345 @@
+package rules
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// errBusy marks a host whose previous fetch has not finished.
+var errBusy = errors.New("previous fetch still in progress")
+
+// liveHost is the connection state of a live hostFetch. Fetches and
+// reconnections run in their own goroutines so that a slow or dead host
+// holds up only its own values.
+type liveHost struct {
+	mu         sync.Mutex
+	busy       bool          // a fetch is in flight
+	done       chan error    // result of the fetch in flight
+	connecting bool          // a reconnection is in flight
+	pending    pmapi.Context // a new connection waiting to be adopted
+	lateErr    error         // error of a fetch that finished too late
+}
+
+// timeOf converts seconds since the epoch to a time.Time.
+func timeOf(sec float64) time.Time {
+	s, f := math.Modf(sec)
+	return time.Unix(int64(s), int64(f*1e9))
+}
+
+// realNow is the live clock in seconds.
+func (e *Engine) realNow() float64 {
+	t := e.cfg.Now()
+	return float64(t.UnixNano()) / 1e9
+}
+
+// connectAll opens every live host's context at once, waiting for them
+// all; hosts that cannot be reached are marked down and retried later.
+func (e *Engine) connectAll() {
+	var wg sync.WaitGroup
+	for _, t := range e.tasks {
+		for _, h := range t.hosts {
+			h.live = &liveHost{}
+			wg.Add(1)
+			go func(h *hostFetch) {
+				defer wg.Done()
+				ctx, err := e.cfg.Open(h.conn)
+				if err != nil {
+					h.down = true
+					e.failedConnect(h.conn, err)
+					return
+				}
+				h.ctx, h.opened = ctx, true
+				e.hosts.change(h.conn, stateReconn)
+			}(h)
+		}
+	}
+	wg.Wait()
+}
+
+// failedConnect reports a host that cannot be reached, once.
+func (e *Engine) failedConnect(conn string, err error) {
+	if !e.hosts.change(conn, stateFailInit) || e.cfg.Quiet || e.cfg.Notify == nil {
+		return
+	}
+	switch pmapi.Code(err) {
+	case pmapi.Errno(-111): // ECONNREFUSED
+		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" does not respond")
+	case pmapi.ErrPermission:
+		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" does not permit delivery of metrics to the local host")
+	case pmapi.ErrConnLimit:
+		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" has exceeded its connection limit")
+	default:
+		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" is unreachable")
+	}
+}
+
+// runLive evaluates on the real-time clock until the stop time or until
+// ctx is done.
+func (e *Engine) runLive(ctx context.Context) error {
+	e.connectAll()
+	q := make([]*task, 0, len(e.tasks))
+	for _, t := range e.tasks {
+		t.when, t.epoch, t.tick = e.cfg.Start, e.cfg.Start, 0
+		t.retry = 0
+		if t.waits() {
+			t.retry = math.Min(retryMin, t.delta)
+		}
+		q = append(q, t)
+	}
+	defer e.closeAll()
+	for len(q) > 0 {
+		t := q[0]
+		now := t.when
+		if now > e.cfg.Stop {
+			break
+		}
+		if err := e.cfg.Sleep(ctx, timeOf(now)); err != nil {
+			return nil
+		}
+		if t.retry > 0 {
+			e.enable(t)
+		}
+		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
+		e.evalTask(t, now)
+		e.out.Flush()
+		if t.waits() && t.retry == 0 {
+			t.retry = math.Min(retryMin, t.delta)
+		}
+		switch {
+		case t.retry > 0 && t.retry < t.delta:
+			t.when = now + t.retry
+			t.retry = math.Min(t.retry*2, t.delta)
+		case t.retry > 0:
+			t.when = now + t.delta
+		default:
+			t.tick++
+			t.when = t.epoch + float64(t.tick)*t.delta
+		}
+		if real := e.realNow(); t.when > real+t.delta {
+			t.when = real + t.delta
+		}
+		q = enqueue(q[1:], t)
+	}
+	return nil
+}
+
+// closeAll closes every live context once no fetch is using it.
+func (e *Engine) closeAll() {
+	for _, t := range e.tasks {
+		for _, h := range t.hosts {
+			lh := h.live
+			if lh == nil {
+				continue
+			}
+			lh.mu.Lock()
+			if lh.busy {
+				lh.mu.Unlock()
+				continue // the fetch goroutine still owns it
+			}
+			if h.ctx != nil {
+				h.ctx.Close()
+				h.ctx = nil
+			}
+			if lh.pending != nil {
+				lh.pending.Close()
+				lh.pending = nil
+			}
+			lh.mu.Unlock()
+		}
+	}
+}
+
+// enable tries to bring back the task's hosts that are down and to
+// initialise metrics that were waiting for their metadata. When nothing is
+// left waiting the task's regular schedule restarts from now.
+func (e *Engine) enable(t *task) {
+	for _, h := range t.hosts {
+		if h.down {
+			e.reconnect(h)
+		}
+		if !h.down && len(h.waiting) > 0 {
+			e.retryMetrics(h)
+		}
+	}
+	if !t.waits() {
+		t.epoch = t.when
+		t.tick = 0
+		t.retry = 0
+	}
+}
+
+// reconnect adopts a connection made in the background, or starts making
+// one.
+func (e *Engine) reconnect(h *hostFetch) {
+	lh := h.live
+	lh.mu.Lock()
+	defer lh.mu.Unlock()
+	if lh.pending != nil {
+		h.ctx, lh.pending = lh.pending, nil
+		h.down, h.opened = false, true
+		e.hosts.change(h.conn, stateReconn)
+		return
+	}
+	if lh.connecting || lh.busy {
+		return
+	}
+	lh.connecting = true
+	go func() {
+		ctx, err := e.cfg.Open(h.conn)
+		lh.mu.Lock()
+		lh.connecting = false
+		if err == nil {
+			lh.pending = ctx
+		}
+		lh.mu.Unlock()
+		if err != nil {
+			e.failedConnect(h.conn, err)
+		}
+	}()
+}
+
+// retryMetrics looks again for the metadata of h's waiting metrics.
+func (e *Engine) retryMetrics(h *hostFetch) {
+	keep := h.waiting[:0]
+	for _, m := range h.waiting {
+		e.b.Retry(m)
+		switch {
+		case m.Ready():
+			h.addID(m.Desc.PMID)
+		case m.Waiting():
+			keep = append(keep, m)
+		}
+	}
+	h.waiting = keep
+}
+
+// fetchLive fetches from all of a task's hosts at once and waits for them,
+// but no longer than the fetch timeout: a host that has not answered by
+// then has unknown values this time.
+func (e *Engine) fetchLive(t *task) {
+	timeout := e.cfg.FetchTimeout
+	if timeout <= 0 {
+		timeout = time.Duration(t.delta * float64(time.Second))
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var started []*hostFetch
+	for _, h := range t.hosts {
+		h.err = pmapi.ErrNoData
+		lh := h.live
+		if lh == nil || h.down || h.ctx == nil || len(h.ids) == 0 {
+			continue
+		}
+		lh.mu.Lock()
+		if lh.busy {
+			lh.mu.Unlock()
+			h.err = errBusy
+			continue
+		}
+		if err := lh.lateErr; err != nil {
+			lh.lateErr = nil
+			lh.mu.Unlock()
+			e.lost(h, err)
+			continue
+		}
+		lh.busy = true
+		lh.done = make(chan error, 1)
+		lh.mu.Unlock()
+		started = append(started, h)
+		go func(h *hostFetch, ctx pmapi.Context, done chan error) {
+			done <- ctx.Fetch(h.ids, &h.result)
+		}(h, h.ctx, lh.done)
+	}
+	timedOut := false
+	for _, h := range started {
+		lh := h.live
+		if timedOut {
+			e.abandon(h)
+			continue
+		}
+		select {
+		case err := <-lh.done:
+			lh.mu.Lock()
+			lh.busy = false
+			lh.mu.Unlock()
+			h.err = err
+			if err != nil {
+				e.lost(h, err)
+			}
+		case <-deadline.C:
+			timedOut = true
+			e.abandon(h)
+		}
+	}
+	for _, h := range t.hosts {
+		h.distribute()
+	}
+}
+
+// abandon leaves a host's fetch to finish in the background: its values
+// are unknown this time, and an error it ends with is dealt with next
+// time.
+func (e *Engine) abandon(h *hostFetch) {
+	lh := h.live
+	select {
+	case err := <-lh.done:
+		lh.mu.Lock()
+		lh.busy = false
+		lh.mu.Unlock()
+		h.err = err
+		if err != nil {
+			e.lost(h, err)
+		}
+		return
+	default:
+	}
+	h.err = errBusy
+	go func(done chan error) {
+		err := <-done
+		lh.mu.Lock()
+		lh.busy = false
+		if err != nil {
+			lh.lateErr = err
+		}
+		lh.mu.Unlock()
+	}(lh.done)
+}
+
+// lost handles a failed fetch: the host is marked down, every value that
+// depends on it becomes unknown, and reconnection starts.
+func (e *Engine) lost(h *hostFetch, err error) {
+	if e.cfg.Notify != nil {
+		e.cfg.Notify(Error, "pmFetch from "+h.conn+" failed: "+pmapi.Code(err).Error())
+	}
+	e.hosts.change(h.conn, stateLost)
+	h.down = true
+	h.err = err
+	if h.ctx != nil {
+		h.ctx.Close()
+		h.ctx = nil
+	}
+	for _, t := range e.tasks {
+		for _, r := range t.rules {
+			if usesConn(r, h.conn) {
+				r.Invalidate()
+			}
+		}
+	}
+	e.reconnect(h)
+}
+
+// usesConn reports whether rule r reads metrics from conn.
+func usesConn(r *eval.Rule, conn string) bool {
+	for _, m := range r.Metrics {
+		if m.Conn == conn {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,308 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
+)
+
+// ctxSource adapts a context to eval.Source.
+type ctxSource struct{ ctx pmapi.Context }
+
+func (s ctxSource) Host() string                                 { return s.ctx.Source().Host }
+func (s ctxSource) LookupName(n string) (pmapi.PMID, error)      { return s.ctx.LookupName(n) }
+func (s ctxSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) { return s.ctx.LookupDesc(id) }
+func (s ctxSource) InDom(d pmapi.InDom) ([]pmapi.Instance, error) {
+	return s.ctx.InDom(d)
+}
+
+// fakeClock is a clock that jumps to whatever time is slept until, so an
+// engine runs its cycles back to back. Each sleep takes a few real
+// milliseconds (pause) so that reconnections in the background get done.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	hooks map[int]func() // called before the nth sleep
+	n     int
+	pause time.Duration
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, until time.Time) error {
+	c.mu.Lock()
+	c.n++
+	h := c.hooks[c.n]
+	if until.After(c.now) {
+		c.now = until
+	}
+	c.mu.Unlock()
+	if h != nil {
+		h()
+	}
+	time.Sleep(c.pause)
+	return ctx.Err()
+}
+
+// stampedWriter records when each cycle's output was written.
+type stampedWriter struct {
+	bytes.Buffer
+	at []time.Time
+}
+
+func (w *stampedWriter) Write(p []byte) (int, error) {
+	w.at = append(w.at, time.Now())
+	return w.Buffer.Write(p)
+}
+
+// liveSetup starts n pmcd stand-ins and binds rules over all of them: the
+// 1-minute load of each, whether some host is loaded, and the sum of their
+// free memory.
+func liveSetup(t *testing.T, n int) ([]*pmcdtest.Server, []string, *eval.Builder, *eval.Program) {
+	t.Helper()
+	servers := make([]*pmcdtest.Server, n)
+	specs := make([]string, n)
+	for i := range servers {
+		servers[i] = pmcdtest.Start(t, pmcdtest.Sample(fmt.Sprintf("host%02d", i)))
+		specs[i] = servers[i].Spec()
+	}
+	var mu sync.Mutex
+	meta := map[string]eval.Source{}
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{DefaultConn: specs[0], Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s, ok := meta[conn]; ok {
+			return s, nil
+		}
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		meta[conn] = ctxSource{c}
+		return meta[conn], nil
+	}}
+	b := &eval.Builder{Env: env}
+	prog := &eval.Program{}
+	add := func(name string, x *eval.Node) {
+		b.Begin()
+		if b.Statement(prog, name, x, 10) == nil {
+			t.Fatalf("rule %s not accepted", name)
+		}
+	}
+	one := []string{"1 minute"}
+	add("load", b.Fetch("kernel.all.load", specs, one, 0, 0))
+	add("loaded", b.Domain(eval.OpSomeHost, eval.DomHost,
+		b.Rel(eval.OpGt, b.Fetch("kernel.all.load", specs, one, 0, 0), b.NumConst(0.4, pmapi.Units{}))))
+	add("free", b.Domain(eval.OpSumHost, eval.DomHost, b.Fetch("mem.util.free", specs, nil, 0, 0)))
+	return servers, specs, b, prog
+}
+
+func liveConfig(clock *fakeClock, out *stampedWriter, cycles int) Config {
+	start := float64(clock.now.UnixNano()) / 1e9
+	return Config{Start: start, Stop: start + float64(cycles-1)*10 + 1, Verbose: 2,
+		Out:          out,
+		TimeString:   func(float64) string { return "T" },
+		Open:         func(conn string) (pmapi.Context, error) { return pmcd.Dial(conn, pmcd.Config{}) },
+		Now:          clock.Now,
+		Sleep:        clock.Sleep,
+		FetchTimeout: 5 * time.Second,
+	}
+}
+
+// TestFiftySlowHosts checks that fifty hosts each answering after 300 ms
+// are fetched at once: an evaluation cycle takes about one answer's time,
+// not fifty.
+func TestFiftySlowHosts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	const n = 50
+	servers, _, b, prog := liveSetup(t, n)
+	for _, s := range servers {
+		s.SetLatency(300 * time.Millisecond)
+	}
+	clock := &fakeClock{now: time.Unix(1700000000, 0)}
+	out := &stampedWriter{}
+	e := New(liveConfig(clock, out, 4), b, prog)
+	began := time.Now()
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.at) != 4 {
+		t.Fatalf("%d cycles written, want 4", len(out.at))
+	}
+	for i := 1; i < len(out.at); i++ {
+		if d := out.at[i].Sub(out.at[i-1]); d >= time.Second {
+			t.Errorf("cycle %d took %v", i, d)
+		}
+	}
+	t.Logf("connect and first cycle %v, later cycles %v", out.at[0].Sub(began), out.at[3].Sub(out.at[0])/3)
+	last := lastCycle(out.String())
+	if got := strings.Count(last, "[1 minute] 0.50"); got != n {
+		t.Errorf("last cycle has %d load values, want %d:\n%s", got, n, last)
+	}
+	if !strings.Contains(last, "loaded: true") {
+		t.Errorf("loaded not true:\n%s", last)
+	}
+}
+
+// lastCycle is the output of the last evaluation.
+func lastCycle(s string) string {
+	parts := strings.Split(strings.TrimSpace(s), "\n\n")
+	return parts[len(parts)-1]
+}
+
+// TestDeadHosts checks that hosts that are down make only their own values
+// unknown, and that their values come back when they do. (pmie's some_host
+// stays unknown once it has seen an unknown member after a true one, so the
+// dead hosts are the first ones here.)
+func TestDeadHosts(t *testing.T) {
+	servers, specs, b, prog := liveSetup(t, 6)
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 30 * time.Millisecond}
+	dead := servers[:2]
+	for _, s := range dead {
+		s.Stop()
+	}
+	clock.hooks = map[int]func(){
+		4: func() {
+			for _, s := range dead {
+				if err := s.Restart(); err != nil {
+					t.Error(err)
+				}
+			}
+		},
+		8: func() { servers[3].Stop() },
+		12: func() {
+			if err := servers[3].Restart(); err != nil {
+				t.Error(err)
+			}
+		},
+	}
+	var logs []string
+	var lmu sync.Mutex
+	out := &stampedWriter{}
+	cfg := liveConfig(clock, out, 16)
+	cfg.Notify = func(l Level, msg string) {
+		lmu.Lock()
+		logs = append(logs, msg)
+		lmu.Unlock()
+	}
+	e := New(cfg, b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cycles := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	first := cycles[0]
+	for _, want := range []string{"host00: [1 minute] ?", "host01: [1 minute] ?",
+		"host02: [1 minute] 0.50", "host05: [1 minute] 0.50", "loaded: true", "free: ?"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first cycle has no %q:\n%s", want, first)
+		}
+	}
+	last := cycles[len(cycles)-1]
+	for _, want := range []string{"host00: [1 minute] 0.50", "host01: [1 minute] 0.50", "free: 758513664"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last cycle has no %q:\n%s", want, last)
+		}
+	}
+	joined := strings.Join(logs, "\n")
+	lostAt := -1
+	for i, c := range cycles {
+		if strings.Contains(c, "host03: [1 minute] ?") {
+			lostAt = i
+			if !strings.Contains(c, "host04: [1 minute] 0.50") {
+				t.Errorf("cycle %d: other hosts lost their values too:\n%s", i, c)
+			}
+		}
+	}
+	if lostAt < 0 {
+		t.Errorf("host03 never went unknown while down")
+	}
+	for _, want := range []string{"Cannot connect to pmcd " + specs[0], "Re-established connection to pmcd " + specs[1],
+		"Lost connection to pmcd " + specs[3], "Re-established connection to pmcd " + specs[3]} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %q in messages:\n%s", want, joined)
+		}
+	}
+}
+
+// hidingSource hides one metric's name until shown, as a PMDA that is
+// installed after pmie starts.
+type hidingSource struct {
+	eval.Source
+	name  string
+	shown *bool
+}
+
+func (s hidingSource) LookupName(n string) (pmapi.PMID, error) {
+	if n == s.name && !*s.shown {
+		return 0, pmapi.ErrName
+	}
+	return s.Source.LookupName(n)
+}
+
+// TestLateMetric checks that a metric missing when pmie starts, and one
+// on a host that is down then, are looked up again and evaluated once
+// they are there.
+func TestLateMetric(t *testing.T) {
+	up := pmcdtest.Start(t, pmcdtest.Sample("early"))
+	down := pmcdtest.Start(t, pmcdtest.Sample("late"))
+	down.Stop()
+	shown := false
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{DefaultConn: up.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		return hidingSource{ctxSource{c}, "mem.util.free", &shown}, nil
+	}}
+	var diags []string
+	b := &eval.Builder{Env: env, Report: func(d eval.Diag) { diags = append(diags, d.Msg) }}
+	prog := &eval.Program{}
+	b.Begin()
+	b.Statement(prog, "free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)
+	b.Begin()
+	b.Statement(prog, "ncpu", b.Fetch("hinv.ncpu", []string{down.Spec()}, nil, 0, 0), 10)
+	if len(prog.Rules) != 2 {
+		t.Fatalf("rules not accepted: %v", diags)
+	}
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 30 * time.Millisecond,
+		hooks: map[int]func(){3: func() {
+			shown = true
+			if err := down.Restart(); err != nil {
+				t.Error(err)
+			}
+		}}}
+	out := &stampedWriter{}
+	e := New(liveConfig(clock, out, 8), b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cycles := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if first := cycles[0]; !strings.Contains(first, "free: ?") || !strings.Contains(first, "ncpu: ?") {
+		t.Errorf("first cycle should have no values:\n%s", first)
+	}
+	last := cycles[len(cycles)-1]
+	for _, want := range []string{"early: 126418944", "late: 4"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last cycle has no %q:\n%s", want, last)
+		}
+	}
+}

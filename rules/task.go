@@ -1,0 +1,125 @@
+package rules
+
+import (
+	"sort"
+
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// task is the rules sharing one sample interval, declared one after
+// another, with the fetches they need, as pmie groups them.
+type task struct {
+	nth   int
+	delta float64 // seconds
+	rules []*eval.Rule
+	hosts []*hostFetch
+
+	epoch float64 // when the regular schedule started
+	tick  int     // intervals since epoch
+	when  float64 // next evaluation
+	retry float64 // interval before retrying unavailable hosts and metrics
+}
+
+// hostFetch is one task's fetch from one host: the metrics it delivers
+// to and the context it reads them from.
+type hostFetch struct {
+	conn    string
+	ids     []pmapi.PMID
+	metrics []*eval.Metric // every metric of this host in the task
+	waiting []*eval.Metric // metrics whose metadata is not yet known
+	ctx     pmapi.Context
+	result  pmapi.Result
+	err     error // of the last fetch
+	down    bool
+	opened  bool
+	live    *liveHost
+}
+
+// hostFor finds or adds the fetch for conn.
+func (t *task) hostFor(conn string) *hostFetch {
+	for _, h := range t.hosts {
+		if h.conn == conn {
+			return h
+		}
+	}
+	h := &hostFetch{conn: conn}
+	t.hosts = append(t.hosts, h)
+	return h
+}
+
+// add puts a rule and its metrics into the task.
+func (t *task) add(r *eval.Rule) {
+	t.rules = append(t.rules, r)
+	for _, m := range r.Metrics {
+		h := t.hostFor(m.Conn)
+		h.metrics = append(h.metrics, m)
+		if m.Ready() {
+			h.addID(m.Desc.PMID)
+		} else if m.Waiting() {
+			h.waiting = append(h.waiting, m)
+		}
+	}
+}
+
+// addID adds a metric to the fetch list unless it is there already.
+func (h *hostFetch) addID(id pmapi.PMID) {
+	for _, x := range h.ids {
+		if x == id {
+			return
+		}
+	}
+	h.ids = append(h.ids, id)
+}
+
+// waits reports whether any host of t is down or has metrics waiting for
+// their metadata.
+func (t *task) waits() bool {
+	for _, h := range t.hosts {
+		if h.down || len(h.waiting) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// distribute hands the values of h's last fetch to its metrics, with
+// each value set sorted by instance as pmie sorts them.
+func (h *hostFetch) distribute() {
+	for _, m := range h.metrics {
+		m.Drop()
+		m.SetDown(h.live != nil && (h.err != nil || h.down))
+	}
+	if h.err != nil || h.down {
+		return
+	}
+	r := &h.result
+	stamp := realTime(r.Time)
+	for i := range r.Sets {
+		vs := &r.Sets[i]
+		if vs.Err != nil || len(vs.Values) == 0 {
+			continue
+		}
+		if !sort.SliceIsSorted(vs.Values, func(a, b int) bool { return vs.Values[a].Inst < vs.Values[b].Inst }) {
+			sort.SliceStable(vs.Values, func(a, b int) bool { return vs.Values[a].Inst < vs.Values[b].Inst })
+		}
+		for _, m := range h.metrics {
+			if m.Ready() && m.Desc.PMID == vs.PMID {
+				m.Deliver(vs, stamp)
+			}
+		}
+	}
+}
+
+// enqueue inserts t into the queue q ordered by evaluation time, ahead of
+// any task due at the same time, as pmie does.
+func enqueue(q []*task, t *task) []*task {
+	i := 0
+	for i < len(q) && t.when > q[i].when {
+		i++
+	}
+	q = append(q, nil)
+	copy(q[i+1:], q[i:])
+	q[i] = t
+	return q
+}
