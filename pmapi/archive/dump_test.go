@@ -330,7 +330,8 @@ func dumpMeta(c *Context) string {
 		}
 		sets, err := c.Labels(pmapi.LabelDomain, uint32(ids[i]))
 		writeLabels(&b, "domain-labels", sets, err)
-		sets, err = c.Labels(pmapi.LabelCluster, uint32(ids[i]))
+		cluster := pmapi.NewPMID(ids[i].Domain(), ids[i].Cluster(), 0)
+		sets, err = c.Labels(pmapi.LabelCluster, uint32(cluster))
 		writeLabels(&b, "cluster-labels", sets, err)
 		sets, err = c.Labels(pmapi.LabelItem, uint32(ids[i]))
 		writeLabels(&b, "item-labels", sets, err)
