@@ -11,19 +11,25 @@ import (
 )
 
 // Archive is one PCP archive: its label, metadata, temporal index and
-// data volumes. Data volumes are read into memory when first needed.
+// data volumes. A data volume is scanned for the framing of its records
+// when first needed; records are read from it as they are wanted, with
+// at most maxOpen volumes open at a time.
 type Archive struct {
 	base     string // directory and base name, without suffixes
 	label    Label  // the label of the first data volume
-	metaFile *file
+	metaPath string
 	meta     *meta // this archive's own metadata
 	index    []IndexEntry
 	volNums  []int // data volume numbers present, ascending
 	volPath  map[int]string
 	vols     map[int]*volume
+	open     []*volume  // volumes with an open source, least recently used first
 	end      pmapi.Time // time of the last record; valid if hasEnd
 	hasEnd   bool
 }
+
+// maxOpen is how many data volumes of an archive are kept open.
+const maxOpen = 2
 
 // baseName strips the suffix that names one file of an archive (.meta,
 // .index or a volume number, each optionally followed by a compression
@@ -115,29 +121,34 @@ func (a *Archive) load(metaPath, indexPath string) error {
 	}
 	a.label = v.f.label
 	if indexPath != "" {
-		f, err := readFile(indexPath, VolIndex)
+		f, data, err := readFile(indexPath, VolIndex)
 		if err != nil {
 			return err
 		}
 		if err := f.sameArchive(a.label); err != nil {
 			return err
 		}
-		a.index = decodeIndex(f)
+		a.index = decodeIndex(f, data)
 	}
-	f, err := readFile(metaPath, VolMeta)
+	a.metaPath = metaPath
+	a.meta = newMeta()
+	if err := a.loadMeta(a.meta); err != nil {
+		return err
+	}
+	a.meta.dedupLabels()
+	return nil
+}
+
+// loadMeta reads the archive's metadata file and loads it into m.
+func (a *Archive) loadMeta(m *meta) error {
+	f, data, err := readFile(a.metaPath, VolMeta)
 	if err != nil {
 		return err
 	}
 	if err := f.sameArchive(a.label); err != nil {
 		return err
 	}
-	a.metaFile = f
-	a.meta = newMeta()
-	if err := a.meta.load(f); err != nil {
-		return err
-	}
-	a.meta.dedupLabels()
-	return nil
+	return m.load(f, data)
 }
 
 // volume returns data volume n, reading it if need be.
@@ -145,16 +156,52 @@ func (a *Archive) volume(n int) (*volume, error) {
 	if v := a.vols[n]; v != nil {
 		return v, nil
 	}
-	f, err := readFile(a.volPath[n], n)
+	f, src, err := openSource(a.volPath[n], n)
 	if err != nil {
 		return nil, err
 	}
 	if a.label.Version != 0 && f.label.Version != a.label.Version {
+		src.close()
 		return nil, f.errorf(4, pmapi.ErrLabel, "log format %d, but the archive is format %d", f.label.Version, a.label.Version)
 	}
-	v := scanVolume(f)
+	v, err := scanVolume(f, src)
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	v.a = a
 	a.vols[n] = v
+	a.used(v)
 	return v, nil
+}
+
+// used notes that v, whose source is open, has just been read, closing
+// the volume least recently read if more than maxOpen are open.
+func (a *Archive) used(v *volume) {
+	for i, o := range a.open {
+		if o == v {
+			if i < len(a.open)-1 {
+				copy(a.open[i:], a.open[i+1:])
+				a.open[len(a.open)-1] = v
+			}
+			return
+		}
+	}
+	a.open = append(a.open, v)
+	if len(a.open) > maxOpen {
+		a.open[0].close()
+		a.open = append(a.open[:0], a.open[1:]...)
+	}
+}
+
+// Close closes the files the archive has open. Reading records after
+// Close opens them again.
+func (a *Archive) Close() error {
+	for _, v := range a.open {
+		v.close()
+	}
+	a.open = a.open[:0]
+	return nil
 }
 
 // Label is the archive's label (that of its first data volume).

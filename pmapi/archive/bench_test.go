@@ -16,7 +16,7 @@ import (
 // (about 36 MB: 2000 records of 907 values each, 10 s apart). Set
 // $PMIE_BENCH_ARCHIVE to use another; they skip if it is absent.
 
-func benchArchive(b *testing.B) string {
+func benchArchive(b testing.TB) string {
 	name := os.Getenv("PMIE_BENCH_ARCHIVE")
 	if name == "" {
 		name = "/tmp/big"
@@ -38,8 +38,9 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	for _, n := range a.volNums {
 		v, _ := a.volume(n)
-		volBytes += int64(len(v.f.data))
+		volBytes += v.size
 	}
+	a.Close()
 	b.SetBytes(volBytes)
 	var records, values int
 	var ms runtime.MemStats
@@ -61,6 +62,7 @@ func BenchmarkDecode(b *testing.B) {
 		if r.Err() != nil {
 			b.Fatal(r.Err())
 		}
+		a.Close()
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&ms)
@@ -78,10 +80,11 @@ func BenchmarkDecodeRecords(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer a.Close()
 	var volBytes int64
 	for _, n := range a.volNums {
 		v, _ := a.volume(n)
-		volBytes += int64(len(v.f.data))
+		volBytes += v.size
 	}
 	r := a.Records()
 	for r.Next() { // check every record once, and grow the buffers
@@ -110,32 +113,109 @@ func BenchmarkInterpFetch(b *testing.B) {
 	name := benchArchive(b)
 	var fetches int
 	for range b.N {
-		c, err := Open(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var ids []pmapi.PMID
-		pmapi.Traverse(c, "", func(n string) error {
-			id, err := c.LookupName(n)
-			if err == nil {
-				ids = append(ids, id)
-			}
-			return nil
-		})
-		start, _ := c.Bounds()
-		c.SetMode(pmapi.ModeInterp, start, 10*time.Second)
-		var r pmapi.Result
-		for {
-			err := c.Fetch(ids, &r)
-			if err == pmapi.ErrEOL {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			fetches++
-		}
+		fetches += interpAll(b, name, nil)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/run")
 	b.ReportMetric(float64(fetches)/float64(b.N), "fetches/run")
+}
+
+// interpAll opens the archive name as a context and fetches every
+// metric, interpolated, at 10 s steps from its start to its end,
+// calling after (if not nil) after each fetch. It returns the number of
+// fetches.
+func interpAll(tb testing.TB, name string, after func()) int {
+	c, err := Open(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close()
+	ids := allPMIDs(c)
+	start, _ := c.Bounds()
+	c.SetMode(pmapi.ModeInterp, start, 10*time.Second)
+	var r pmapi.Result
+	fetches := 0
+	for {
+		err := c.Fetch(ids, &r)
+		if err == pmapi.ErrEOL {
+			return fetches
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fetches++
+		if after != nil {
+			after()
+		}
+	}
+}
+
+// BenchmarkInterpHeap is BenchmarkInterpFetch watching the heap (see
+// interpHeap). None of its figures should grow with the archive.
+func BenchmarkInterpHeap(b *testing.B) {
+	name := benchArchive(b)
+	var h heapUse
+	for range b.N {
+		h.add(interpHeap(b, name))
+	}
+	b.ReportMetric(float64(h.peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(h.live)/(1<<20), "live-heap-MB")
+	b.ReportMetric(float64(h.total)/float64(h.fetches), "B-alloc/fetch")
+}
+
+// TestInterpHeapBounded checks that interpolating across the benchmark
+// archive (36 MB of data) never has more than a few MB of heap in use.
+func TestInterpHeapBounded(t *testing.T) {
+	name := benchArchive(t)
+	h := interpHeap(t, name)
+	t.Logf("peak heap %.2f MB, live %.2f MB, %.0f bytes allocated per fetch", float64(h.peak)/(1<<20), float64(h.live)/(1<<20), float64(h.total)/float64(h.fetches))
+	if h.peak > 4<<20 {
+		t.Errorf("peak heap in use %.1f MB, want at most 4 MB", float64(h.peak)/(1<<20))
+	}
+}
+
+// heapUse is what interpHeap measures, in bytes.
+type heapUse struct {
+	peak    uint64 // most heap in use at any fetch
+	live    uint64 // live heap after the run
+	total   uint64 // bytes allocated
+	fetches int
+}
+
+func (h *heapUse) add(o heapUse) {
+	h.peak, h.live = max(h.peak, o.peak), max(h.live, o.live)
+	h.total += o.total
+	h.fetches += o.fetches
+}
+
+// interpHeap runs interpAll, sampling the heap after every fetch. It
+// reports the most heap in use at any fetch and the live heap after the
+// run (after a collection, with the context closed), less what was in
+// use before the context was opened, and the bytes allocated.
+func interpHeap(tb testing.TB, name string) heapUse {
+	var h heapUse
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	inuse0, live0, alloc0 := ms.HeapInuse, ms.HeapAlloc, ms.TotalAlloc
+	h.fetches = interpAll(tb, name, func() {
+		runtime.ReadMemStats(&ms)
+		h.peak = max(h.peak, ms.HeapInuse-min(inuse0, ms.HeapInuse))
+	})
+	h.total = ms.TotalAlloc - alloc0
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	h.live = ms.HeapAlloc - min(live0, ms.HeapAlloc)
+	return h
+}
+
+// allPMIDs lists the PMIDs of every name in the context's namespace.
+func allPMIDs(c *Context) []pmapi.PMID {
+	var ids []pmapi.PMID
+	pmapi.Traverse(c, "", func(n string) error {
+		if id, err := c.LookupName(n); err == nil {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	return ids
 }

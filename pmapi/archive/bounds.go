@@ -18,10 +18,10 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		return nil
 	}
 	v := rc.vol
-	if err := v.checkRecord(rc.at.r); err != nil {
+	p, err := c.payload(rc)
+	if err != nil {
 		return err
 	}
-	p := v.payload(rc.at.r)
 	b := p[recHeaderLen(v.f.label.Version):]
 	metrics := c.interp.metrics
 	for k := int32(0); k < v.recs[rc.at.r].nsets; k++ {
@@ -41,16 +41,23 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 				return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
 			}
 		}
+		blob := isBlob(m.desc.Type)
 		for i := 0; i < int(s.numval); i++ {
 			ic := m.lookupInst(i, s.inst(i))
 			if ic == nil {
 				continue
 			}
 			val := rawValue{lval: s.lval(i)}
+			var blk []byte
 			if m.valfmt != valInsitu {
-				_, val.blk = block(p, val.lval)
+				_, b := block(p, val.lval)
+				if blob {
+					blk = b
+				} else {
+					val.n = uint8(copy(val.num[:], b))
+				}
 			}
-			ic.bound(tReq, tThis, val, mark, done)
+			ic.bound(tReq, tThis, val, blk, &c.strs, mark, done)
 		}
 	}
 	return nil
@@ -111,14 +118,16 @@ func valfmtFits(t pmapi.Type, known bool, valfmt int32) bool {
 }
 
 // bound takes a value at tThis as a bound of ic where it is nearer to
-// tReq than the bound it has.
-func (ic *instCtl) bound(tReq, tThis float64, val rawValue, mark int, done *int) {
+// tReq than the bound it has. A string, aggregate or event value is
+// given as blk, in the record, and copied from strs if taken.
+func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *interner, mark int, done *int) {
 	if tThis <= tReq && (ic.tPrior > tReq || tThis >= ic.tPrior) {
 		if ic.tPrior < ic.tNext && ic.tPrior >= tReq {
 			// The old prior bound is at or after tReq: it becomes the
 			// next bound.
 			ic.tNext, ic.sNext, ic.vNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior
 		}
+		val.keepBlock(blk, strs)
 		ic.tPrior, ic.sPrior, ic.vPrior = tThis, stValue, val
 		if mark == markBack && ic.search && done != nil {
 			ic.search = false
@@ -132,6 +141,7 @@ func (ic *instCtl) bound(tReq, tThis float64, val rawValue, mark int, done *int)
 			// prior bound.
 			ic.tPrior, ic.sPrior, ic.vPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext
 		}
+		val.keepBlock(blk, strs)
 		ic.tNext, ic.sNext, ic.vNext = tThis, stValue, val
 		if mark == markForw && ic.search && done != nil {
 			ic.search = false
@@ -146,7 +156,7 @@ func (ic *instCtl) bound(tReq, tThis float64, val rawValue, mark int, done *int)
 func (c *Context) markBounds(tReq, tThis float64, mark int, done *int, seenMark *bool) {
 	for ic := c.interp.want; ic != nil; ic = ic.want {
 		if tThis <= tReq && (tThis >= ic.tPrior || ic.tPrior > tReq) {
-			ic.tPrior, ic.sPrior, ic.vPrior.blk = tThis, stMark, nil
+			ic.tPrior, ic.sPrior, ic.vPrior = tThis, stMark, rawValue{lval: ic.vPrior.lval}
 			if mark == markBack {
 				if ic.search && done != nil {
 					ic.search = false
@@ -158,7 +168,7 @@ func (c *Context) markBounds(tReq, tThis float64, mark int, done *int, seenMark 
 			}
 		}
 		if tThis >= tReq && (tThis <= ic.tNext || ic.tNext < 0 || ic.tNext < tReq) {
-			ic.tNext, ic.sNext, ic.vNext.blk = tThis, stMark, nil
+			ic.tNext, ic.sNext, ic.vNext = tThis, stMark, rawValue{lval: ic.vNext.lval}
 			if mark == markForw {
 				if ic.search && done != nil {
 					ic.search = false

@@ -45,6 +45,10 @@ type Context struct {
 	interp *interpState
 	prof   profile
 	closed bool
+
+	buf   []byte   // the record being read
+	openA int      // the archive whose files may be open
+	strs  interner // strings of values in results
 }
 
 var (
@@ -100,23 +104,37 @@ func newContext(name string, opened []*Archive, opts ...Options) (*Context, erro
 	if len(c.archives) == 0 {
 		return nil, pmapi.ErrLogFile
 	}
-	// libpcp loads each archive's metadata into one set of tables as it
-	// opens them, then the first archive's again as it switches to it.
+	if err := c.loadMeta(opened); err != nil {
+		return nil, err
+	}
+	c.s = newStream(c.archives)
+	c.setOrigin(c.archives[0].label.Start)
+	c.interp = newInterpState()
+	return c, nil
+}
+
+// loadMeta builds the context's metadata tables. libpcp loads each
+// archive's metadata into one set of tables as it opens them, then the
+// first archive's again as it switches to it. For one archive that is
+// what the archive has loaded already; for more, their metadata files
+// are read again.
+func (c *Context) loadMeta(opened []*Archive) error {
+	if len(opened) == 1 {
+		c.meta = opened[0].meta
+		return nil
+	}
 	c.meta = newMeta()
 	order := opened
 	if len(c.archives) > 1 {
 		order = append(order, c.archives[0])
 	}
 	for _, a := range order {
-		if err := c.meta.load(a.metaFile); err != nil {
-			return nil, err
+		if err := a.loadMeta(c.meta); err != nil {
+			return err
 		}
 		c.meta.dedupLabels()
 	}
-	c.s = newStream(c.archives)
-	c.setOrigin(c.archives[0].label.Start)
-	c.interp = newInterpState()
-	return c, nil
+	return nil
 }
 
 // insert adds a to the context's archives in order of start time.
@@ -193,9 +211,12 @@ func (c *Context) Bounds() (start, end pmapi.Time) {
 // Now is the context's current time: where the next Fetch answers.
 func (c *Context) Now() pmapi.Time { return c.origin }
 
-// Close releases the context.
+// Close releases the context and closes its files.
 func (c *Context) Close() error {
 	c.closed = true
+	for _, a := range c.archives {
+		a.Close()
+	}
 	return nil
 }
 

@@ -25,7 +25,14 @@
 //
 // Strings, aggregates and event records are returned as the bytes the
 // archive holds (event records in network byte order, as stored) in
-// pmapi.Atom; those strings share the memory the archive was read into.
+// pmapi.Atom, copied out of the record (equal short values share one
+// copy).
+//
+// Memory does not grow with the size of the data volumes: a volume is
+// scanned once for the framing of its records, and records are then
+// read from the file one at a time, through a small window (see
+// source.go); interpolation keeps only the bounding values of each
+// metric-instance it is asked for.
 //
 // Bad input gives a *FormatError naming the file, the volume (or the
 // metadata or index) and the byte offset, wrapping the PCP error code

@@ -72,16 +72,27 @@ func wantFormatError(t *testing.T, err error, file string, vol int, off int64, c
 // recordOffsets lists the offsets of the records of a data volume.
 func recordOffsets(t *testing.T, path string) []int64 {
 	t.Helper()
-	f, err := readFile(path, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := scanVolume(f)
+	v := openVolume(t, path)
 	var offs []int64
 	for _, r := range v.recs {
 		offs = append(offs, r.off)
 	}
 	return offs
+}
+
+// openVolume opens and scans the data volume at path.
+func openVolume(t *testing.T, path string) *volume {
+	t.Helper()
+	f, src, err := openSource(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := scanVolume(f, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.close)
+	return v
 }
 
 // readAll reads every record of the archive, returning the reader's
@@ -92,6 +103,7 @@ func readAll(t *testing.T, base string) error {
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	r := a.Records()
 	for r.Next() {
 	}
@@ -135,8 +147,8 @@ func TestCorruptTrailer(t *testing.T) {
 		binary.BigEndian.PutUint32(b[offs[2]+size-4:], 12345)
 		return b
 	})
-	f, _ := readFile(vol, 0)
-	size := int64(binary.BigEndian.Uint32(f.data[offs[2]:]))
+	data, _ := os.ReadFile(vol)
+	size := int64(binary.BigEndian.Uint32(data[offs[2]:]))
 	wantFormatError(t, readAll(t, base), "linux-v2.0", 0, offs[2]+size-4, pmapi.ErrLogRec)
 }
 
@@ -157,11 +169,14 @@ func TestCorruptValueBlock(t *testing.T) {
 	base := copyArchive(t, "synth-v3")
 	vol := base + ".0"
 	offs := recordOffsets(t, vol)
-	f, _ := readFile(vol, 0)
-	v := scanVolume(f)
+	v := openVolume(t, vol)
 	// Find the first value set with pointers to value blocks and point
 	// its first value far past the end of the record.
-	p := v.payload(0)
+	var buf []byte
+	p, err := v.load(0, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b := p[recHeaderLen(3):]
 	var at int64 = -1
 	for k := 0; k < int(v.recs[0].nsets); k++ {

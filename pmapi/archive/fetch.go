@@ -20,12 +20,13 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 		if rc.mark {
 			continue
 		}
-		if err := rc.vol.checkRecord(rc.at.r); err != nil {
+		p, err := c.payload(&rc)
+		if err != nil {
 			return err
 		}
 		// like libpcp, a list of nothing but derived metrics' PMIDs
 		// (whose values come from constants) takes any record
-		if c.fillFromRecord(ids, &rc, r) || allDerived(ids) {
+		if c.fillFromRecord(ids, &rc, p, r) || allDerived(ids) {
 			c.saved = c.cur
 			return nil
 		}
@@ -79,10 +80,10 @@ func (c *Context) nextRecord(forward bool) (rec, error) {
 	}
 }
 
-// fillFromRecord puts the values of ids from record rc into r, in the
-// order of ids, reporting false if the record holds none of them.
-func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, r *pmapi.Result) bool {
-	p := rc.payload()
+// fillFromRecord puts the values of ids from record rc, whose payload
+// is p, into r, in the order of ids, reporting false if the record holds
+// none of them.
+func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, p []byte, r *pmapi.Result) bool {
 	b := p[recHeaderLen(rc.vol.f.label.Version):]
 	nsets := int(rc.vol.recs[rc.at.r].nsets)
 	sets := make([]rawSet, nsets)
@@ -113,7 +114,7 @@ func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, r *pmapi.Result) boo
 				if indom != pmapi.InDomNull && !c.prof.in(indom, s.inst(i)) {
 					continue
 				}
-				a, ok := atom(t, s, i, p)
+				a, ok := atom(t, s, i, p, &c.strs)
 				if !ok {
 					continue
 				}

@@ -28,12 +28,11 @@ var compressors = []struct {
 	{".gz", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
 }
 
-// file is one file of an archive (a data volume, the metadata or the
-// temporal index), read completely into memory and decompressed.
+// file names one file of an archive (a data volume, the metadata or the
+// temporal index) and holds its label.
 type file struct {
 	path  string // as found, including any compression suffix
 	vol   int    // volume number, VolMeta or VolIndex
-	data  []byte // uncompressed contents
 	label Label
 }
 
@@ -54,31 +53,78 @@ func findFile(name string) (string, bool) {
 	return "", false
 }
 
-// readFile reads and decompresses the archive file at path, which is
-// volume vol, and checks its label.
-func readFile(path string, vol int) (*file, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	f := &file{path: path, vol: vol, data: raw}
+// compressor returns the decompressor for path, by its suffix, or nil
+// if path is not compressed.
+func compressor(path string) (string, func(io.Reader) (io.Reader, error)) {
 	for _, c := range compressors {
-		if !strings.HasSuffix(path, c.suffix) {
-			continue
+		if strings.HasSuffix(path, c.suffix) {
+			return strings.TrimPrefix(c.suffix, "."), c.open
 		}
-		r, err := c.open(bytes.NewReader(raw))
+	}
+	return "", nil
+}
+
+// readFile reads and decompresses the whole archive file at path, which
+// is volume vol (the metadata or the index), and checks its label.
+func readFile(path string, vol int) (*file, []byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := &file{path: path, vol: vol}
+	if name, decomp := compressor(path); decomp != nil {
+		r, err := decomp(bytes.NewReader(data))
 		if err == nil {
-			f.data, err = io.ReadAll(r)
+			data, err = io.ReadAll(r)
 		}
 		if err != nil {
-			return nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", strings.TrimPrefix(c.suffix, "."), err)
+			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
 		}
-		break
 	}
-	if f.label, err = f.decodeLabel(); err != nil {
-		return nil, err
+	if f.label, err = f.decodeLabel(data); err != nil {
+		return nil, nil, err
 	}
-	return f, nil
+	return f, data, nil
+}
+
+// openSource opens the archive file at path, which is volume vol, for
+// reading in parts, and checks its label.
+func openSource(path string, vol int) (*file, source, error) {
+	f := &file{path: path, vol: vol}
+	var src source
+	name, decomp := compressor(path)
+	if decomp == nil {
+		fs, err := openFileSource(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		src = fs
+	} else {
+		zs, err := openZSource(path, decomp)
+		if err != nil {
+			if notExist(err) {
+				return nil, nil, err
+			}
+			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+		}
+		src = zs
+	}
+	// Enough for the largest label and a byte more, to see whether
+	// anything follows it.
+	head := make([]byte, labelSizeV3+1)
+	n, err := src.readAt(head, 0)
+	if err != nil && err != io.EOF {
+		src.close()
+		if name != "" {
+			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+		}
+		return nil, nil, err
+	}
+	if f.label, err = f.decodeLabel(head[:n]); err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return f, src, nil
 }
 
 // notExist reports whether err says a file does not exist.
@@ -124,10 +170,11 @@ func cstring(b []byte) string {
 	return string(b)
 }
 
-// decodeLabel decodes and checks the label record at the start of f.
-func (f *file) decodeLabel() (Label, error) {
+// decodeLabel decodes and checks the label record at the start of f,
+// given d, the start of the file: all of it, or at least a byte more
+// than the longest label.
+func (f *file) decodeLabel(d []byte) (Label, error) {
 	var l Label
-	d := f.data
 	if len(d) == 0 {
 		return l, f.errorf(0, pmapi.ErrNoData, "empty file")
 	}

@@ -18,12 +18,12 @@ import (
 
 // seedFiles returns the uncompressed contents of the test archive files
 // whose names end in suffix (".meta", or ".0" for first volumes).
-func seedFiles(f *testing.F, suffix string) map[string]*file {
+func seedFiles(f *testing.F, suffix string) map[string][]byte {
 	ents, err := os.ReadDir(archivesDir)
 	if err != nil {
 		f.Fatal(err)
 	}
-	out := make(map[string]*file)
+	out := make(map[string][]byte)
 	for _, e := range ents {
 		name := strings.TrimSuffix(e.Name(), ".xz")
 		if !strings.HasSuffix(name, suffix) {
@@ -33,11 +33,11 @@ func seedFiles(f *testing.F, suffix string) map[string]*file {
 		if suffix != ".meta" {
 			vol = 0
 		}
-		fl, err := readFile(filepath.Join(archivesDir, e.Name()), vol)
+		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol)
 		if err != nil {
 			f.Fatal(err)
 		}
-		out[strings.TrimSuffix(name, suffix)] = fl
+		out[strings.TrimSuffix(name, suffix)] = data
 	}
 	return out
 }
@@ -93,21 +93,34 @@ func exercise(t *testing.T, c *Context) {
 	}
 }
 
-// contextOf makes a one-archive context from a metadata file and a data
-// volume, however damaged.
-func contextOf(meta, vol *file) (*Context, error) {
-	a := &Archive{
-		base:     "fuzz",
-		label:    vol.label,
-		metaFile: meta,
-		volNums:  []int{0},
-		volPath:  map[int]string{0: "fuzz.0"},
-		vols:     map[int]*volume{0: scanVolume(vol)},
-		meta:     newMeta(),
-	}
-	if err := a.meta.load(meta); err != nil {
+// contextOf makes a one-archive context from the contents of a metadata
+// file and a data volume, however damaged.
+func contextOf(meta, vol []byte) (*Context, error) {
+	mf := &file{path: "fuzz.meta", vol: VolMeta}
+	vf := &file{path: "fuzz.0", vol: 0}
+	var err error
+	if mf.label, err = mf.decodeLabel(meta); err != nil {
 		return nil, err
 	}
+	if vf.label, err = vf.decodeLabel(vol); err != nil {
+		return nil, err
+	}
+	v, err := scanVolume(vf, memSource(vol))
+	if err != nil {
+		return nil, err
+	}
+	a := &Archive{
+		base:    "fuzz",
+		label:   vf.label,
+		volNums: []int{0},
+		volPath: map[int]string{0: "fuzz.0"},
+		vols:    map[int]*volume{0: v},
+		meta:    newMeta(),
+	}
+	if err := a.meta.load(mf, meta); err != nil {
+		return nil, err
+	}
+	a.meta.dedupLabels()
 	return newContext("fuzz", []*Archive{a})
 }
 
@@ -115,21 +128,20 @@ func FuzzVolume(f *testing.F) {
 	vols := seedFiles(f, ".0")
 	metas := seedFiles(f, ".meta")
 	for _, v := range vols {
-		f.Add(v.data)
+		f.Add(v)
 	}
-	meta := metas["synth-v3"]
 	f.Fuzz(func(t *testing.T, data []byte) {
-		vol := &file{path: "fuzz.0", vol: 0, data: data}
-		var err error
-		if vol.label, err = vol.decodeLabel(); err != nil {
+		vf := &file{path: "fuzz.0", vol: 0}
+		l, err := vf.decodeLabel(data)
+		if err != nil {
 			checkErr(t, err)
 			return
 		}
-		m := meta
-		if vol.label.Version == 2 {
+		m := metas["synth-v3"]
+		if l.Version == 2 {
 			m = metas["synth-v2"]
 		}
-		c, err := contextOf(m, vol)
+		c, err := contextOf(m, data)
 		if err != nil {
 			checkErr(t, err)
 			return
@@ -142,20 +154,20 @@ func FuzzMeta(f *testing.F) {
 	metas := seedFiles(f, ".meta")
 	vols := seedFiles(f, ".0")
 	for _, m := range metas {
-		f.Add(m.data)
+		f.Add(m)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		meta := &file{path: "fuzz.meta", vol: VolMeta, data: data}
-		var err error
-		if meta.label, err = meta.decodeLabel(); err != nil {
+		mf := &file{path: "fuzz.meta", vol: VolMeta}
+		l, err := mf.decodeLabel(data)
+		if err != nil {
 			checkErr(t, err)
 			return
 		}
 		vol := vols["synth-v3"]
-		if meta.label.Version == 2 {
+		if l.Version == 2 {
 			vol = vols["synth-v2"]
 		}
-		c, err := contextOf(meta, vol)
+		c, err := contextOf(data, vol)
 		if err != nil {
 			checkErr(t, err)
 			return

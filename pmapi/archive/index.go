@@ -14,10 +14,10 @@ type IndexEntry struct {
 	DataOffset int64
 }
 
-// decodeIndex decodes the temporal index file f. A partial entry at the
-// end is ignored, as libpcp does.
-func decodeIndex(f *file) []IndexEntry {
-	d := f.data[labelSize(f.label.Version):]
+// decodeIndex decodes the temporal index file f, whose contents are
+// data. A partial entry at the end is ignored, as libpcp does.
+func decodeIndex(f *file, data []byte) []IndexEntry {
+	d := data[labelSize(f.label.Version):]
 	size := 20
 	if f.label.Version == 3 {
 		size = 32

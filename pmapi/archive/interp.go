@@ -30,10 +30,34 @@ const (
 )
 
 // rawValue is a value as the record holds it: the 32-bit word of an
-// insitu value, or the bytes of a value block.
+// insitu value, or a value block. Of a numeric value block it keeps the
+// first bytes, all that its type uses; of a string, aggregate or event
+// value block, a copy.
 type rawValue struct {
 	lval uint32
-	blk  []byte
+	n    uint8   // how many bytes of num are the value block's
+	num  [8]byte // the first bytes of a numeric value block
+	blk  string  // a string, aggregate or event value block
+}
+
+// numBytes is what rawValue keeps of a numeric value block.
+func (v *rawValue) numBytes() []byte { return v.num[:v.n] }
+
+// keepBlock sets v's value block to a copy of blk (from strs) if it is
+// not nil and v does not have it yet.
+func (v *rawValue) keepBlock(blk []byte, strs *interner) {
+	if blk != nil && v.blk == "" {
+		v.blk = strs.str(blk)
+	}
+}
+
+// isBlob reports whether values of type t are kept whole as strings.
+func isBlob(t pmapi.Type) bool {
+	switch t {
+	case pmapi.TypeString, pmapi.TypeAggregate, pmapi.TypeEvent, pmapi.TypeHighresEvent:
+		return true
+	}
+	return false
 }
 
 // instCtl is the interpolation state of one instance of one metric.

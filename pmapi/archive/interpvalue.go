@@ -2,6 +2,7 @@ package archive
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -59,7 +60,7 @@ func numAtom(t pmapi.Type, insitu bool, v rawValue) (pmapi.Atom, bool) {
 		}
 		return pmapi.I32(int32(v.lval)), true
 	}
-	b := v.blk
+	b := v.numBytes()
 	switch t {
 	case pmapi.TypeFloat:
 		if len(b) >= 4 {
@@ -81,18 +82,16 @@ func numAtom(t pmapi.Type, insitu bool, v rawValue) (pmapi.Atom, bool) {
 	return pmapi.Atom{}, false
 }
 
-// blockAtom makes an Atom of a string, aggregate or event value block.
-func blockAtom(t pmapi.Type, b []byte) pmapi.Atom {
+// blockAtom makes an Atom of type t of a value block b: a string (up to
+// its first NUL) or, for any other type, the aggregate or event bytes.
+func blockAtom(t pmapi.Type, b string) pmapi.Atom {
 	if t == pmapi.TypeString {
-		for k, c := range b {
-			if c == 0 {
-				b = b[:k]
-				break
-			}
+		if k := strings.IndexByte(b, 0); k >= 0 {
+			b = b[:k]
 		}
-		return pmapi.String(bytesString(b))
+		return pmapi.String(b)
 	}
-	return pmapi.Blob(t, bytesString(b))
+	return pmapi.Blob(t, b)
 }
 
 // interpCounter puts a counter's value at tReq on the line between its
@@ -106,10 +105,10 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 		if insitu {
 			fp, fn = math.Float32frombits(ic.vPrior.lval), math.Float32frombits(ic.vNext.lval)
 		} else {
-			if len(ic.vPrior.blk) < 4 || len(ic.vNext.blk) < 4 {
+			if ic.vPrior.n < 4 || ic.vNext.n < 4 {
 				return pmapi.Atom{}, false
 			}
-			fp, fn = math.Float32frombits(be.Uint32(ic.vPrior.blk)), math.Float32frombits(be.Uint32(ic.vNext.blk))
+			fp, fn = math.Float32frombits(be.Uint32(ic.vPrior.num[:])), math.Float32frombits(be.Uint32(ic.vNext.num[:]))
 		}
 		diff := fn - fp
 		return pmapi.F32(float32(float64(fp) + float64(dt*float64(diff))/span)), true
@@ -135,10 +134,10 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 		}
 		return pmapi.U32(cUint32(0.5 + float64(p) - float64(dt*float64(p-n))/span)), true
 	}
-	if len(ic.vPrior.blk) < 8 || len(ic.vNext.blk) < 8 {
+	if ic.vPrior.n < 8 || ic.vNext.n < 8 {
 		return pmapi.Atom{}, false
 	}
-	pb, nb := be.Uint64(ic.vPrior.blk), be.Uint64(ic.vNext.blk)
+	pb, nb := be.Uint64(ic.vPrior.num[:]), be.Uint64(ic.vNext.num[:])
 	switch t {
 	case pmapi.Type64:
 		p, n := int64(pb), int64(nb)

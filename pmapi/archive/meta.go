@@ -52,10 +52,9 @@ func newMeta() *meta {
 	}
 }
 
-// load adds the records of the metadata file f, as __pmLogLoadMeta does
-// for each archive of a context.
-func (m *meta) load(f *file) error {
-	d := f.data
+// load adds the records of the metadata file f, whose contents are d,
+// as __pmLogLoadMeta does for each archive of a context.
+func (m *meta) load(f *file, d []byte) error {
 	off := labelSize(f.label.Version)
 	ndesc := 0
 	for off < len(d) {

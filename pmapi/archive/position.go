@@ -77,7 +77,7 @@ func (c *Context) indexPosition(ai int, forward bool) (pos, bool, bool, error) {
 			continue
 		}
 		if e.Volume == maxvol {
-			if v, err := a.volume(maxvol); err == nil && e.DataOffset > int64(len(v.f.data)) {
+			if v, err := a.volume(maxvol); err == nil && e.DataOffset > v.size {
 				j, toobig = k, true
 				break
 			}

@@ -21,14 +21,16 @@ type Record struct {
 
 // Reader reads the records of an archive in order, across its volumes.
 // The Record it returns, and the value sets and values in it, are reused
-// by the next call to Next; strings and other variable-length values are
-// not copied from the archive and stay valid.
+// by the next call to Next; strings and other variable-length values
+// stay valid (they are copies, shared between equal values).
 type Reader struct {
 	a    *Archive
 	vi   int // index into a.volNums
 	ri   int // next record in that volume
 	rec  Record
 	vals []pmapi.Value
+	buf  []byte // the record being decoded
+	strs interner
 	err  error
 }
 
@@ -82,7 +84,10 @@ func (r *Reader) decode(v *volume, i int) error {
 	rec.Volume, rec.Offset = v.f.vol, info.off
 	rec.Sets = rec.Sets[:0]
 	r.vals = r.vals[:0]
-	p := v.payload(i)
+	p, err := v.load(i, &r.buf)
+	if err != nil {
+		return err
+	}
 	b := p[recHeaderLen(v.f.label.Version):]
 	descs := r.a.meta.descs
 	for k := int32(0); k < info.nsets; k++ {
@@ -103,7 +108,7 @@ func (r *Reader) decode(v *volume, i int) error {
 		}
 		start := len(r.vals)
 		var ok bool
-		if r.vals, ok = appendValues(r.vals, t, &s, p); !ok {
+		if r.vals, ok = appendValues(r.vals, t, &s, p, &r.strs); !ok {
 			return v.f.errorf(info.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
 		}
 		set.Values = r.vals[start:len(r.vals):len(r.vals)]

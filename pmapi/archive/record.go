@@ -2,7 +2,6 @@ package archive
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -51,15 +50,15 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 	return pmapi.Type(w >> 24), p[off+4 : off+int(w&0xffffff)]
 }
 
-// checkRecord checks that the value sets of record i of v lie within
-// the record and that every value block they point to does too, so that
-// nextSet and block can then be used without further checks.
-func (v *volume) checkRecord(i int) error {
+// checkRecord checks that the value sets of record i of v, whose
+// payload is p, lie within the record and that every value block they
+// point to does too, so that nextSet and block can then be used without
+// further checks.
+func (v *volume) checkRecord(i int, p []byte) error {
 	r := &v.recs[i]
 	if r.checked {
 		return nil
 	}
-	p := v.payload(i)
 	b := p[recHeaderLen(v.f.label.Version):]
 	for k := int32(0); k < r.nsets; k++ {
 		var err error
@@ -117,7 +116,7 @@ func (v *volume) checkBlock(p []byte, base int64, ptr []byte, at int64) error {
 
 // appendValues appends the values of set s, from record payload p, as
 // values of type t (see atom), reporting false if one is too short.
-func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte) ([]pmapi.Value, bool) {
+func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *interner) ([]pmapi.Value, bool) {
 	n := int(s.numval)
 	if s.valfmt == valInsitu {
 		for j := 0; j < n; j++ {
@@ -152,7 +151,7 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte) ([]pmapi
 		return dst, true
 	}
 	for j := 0; j < n; j++ {
-		a, ok := atom(t, s, j, p)
+		a, ok := atom(t, s, j, p, strs)
 		if !ok {
 			return dst, false
 		}
@@ -162,9 +161,10 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte) ([]pmapi
 }
 
 // atom decodes one value of a set as a value of type t (the metric's
-// type from its descriptor, or TypeUnknown if the archive has none). It
-// returns false if the value does not hold enough bytes for that type.
-func atom(t pmapi.Type, s *rawSet, i int, p []byte) (pmapi.Atom, bool) {
+// type from its descriptor, or TypeUnknown if the archive has none),
+// taking strings and other variable-length values from strs. It returns
+// false if the value does not hold enough bytes for that type.
+func atom(t pmapi.Type, s *rawSet, i int, p []byte, strs *interner) (pmapi.Atom, bool) {
 	lval := s.lval(i)
 	if s.valfmt == valInsitu {
 		switch t {
@@ -206,24 +206,6 @@ func atom(t pmapi.Type, s *rawSet, i int, p []byte) (pmapi.Atom, bool) {
 			return pmapi.Atom{}, false
 		}
 		return pmapi.F64(math.Float64frombits(be.Uint64(b))), true
-	case pmapi.TypeString:
-		for k, c := range b {
-			if c == 0 {
-				b = b[:k]
-				break
-			}
-		}
-		return pmapi.String(bytesString(b)), true
 	}
-	return pmapi.Blob(t, bytesString(b)), true
-}
-
-// bytesString makes a string that shares b's memory. Archive files are
-// read into memory once and never written, so the strings stay valid
-// for as long as anything refers to them.
-func bytesString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	return blockAtom(t, strs.str(b)), true
 }

@@ -168,8 +168,24 @@ func (s *stream) madeMark(a int, forward bool, at pos) (rec, error) {
 	return rec{at: at, t: s.rel(t), mark: true, made: true, time: t}, nil
 }
 
-// payload is the bytes of a real record.
-func (r *rec) payload() []byte { return r.vol.payload(r.at.r) }
+// payload reads the payload of the real record rc into the context's
+// record buffer, checking it the first time it is read; it is valid
+// until the next call. Only one archive's files are kept open: reading
+// a record of another archive closes those of the last.
+func (c *Context) payload(rc *rec) ([]byte, error) {
+	if rc.at.a != c.openA {
+		c.archives[c.openA].Close()
+		c.openA = rc.at.a
+	}
+	p, err := rc.vol.load(rc.at.r, &c.buf)
+	if err != nil {
+		return nil, err
+	}
+	if err := rc.vol.checkRecord(rc.at.r, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
 
 // The directions a <mark> was made up in (libpcp's ac_mark_done).
 const (

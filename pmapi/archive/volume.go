@@ -1,6 +1,9 @@
 package archive
 
 import (
+	"errors"
+	"io"
+
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -14,8 +17,13 @@ type recInfo struct {
 }
 
 // volume is a data volume with the framing of its records worked out.
+// Its records are read from the file when needed (see load), through
+// its archive's open sources.
 type volume struct {
 	f    *file
+	a    *Archive // whose open sources src counts among; nil for none
+	src  source   // nil while closed
+	size int64    // uncompressed length
 	recs []recInfo
 	// bad, if not nil, is why the record after the last good one cannot
 	// be read: reading on from there gives this error.
@@ -31,34 +39,47 @@ func recHeaderLen(version int) int {
 	return 12
 }
 
-// scanVolume works out the framing of every record of f.
-func scanVolume(f *file) *volume {
-	v := &volume{f: f}
-	d := f.data
+// scanVolume works out the framing of every record of the volume f,
+// reading it from src. It fails only if src cannot be read to its end.
+func scanVolume(f *file, src source) (*volume, error) {
+	v := &volume{f: f, src: src}
 	version := f.label.Version
 	hlen := recHeaderLen(version)
-	off := labelSize(version)
-	for off < len(d) {
-		if len(d)-off < 4 {
+	off := int64(labelSize(version))
+	var hdr [4 + 16]byte
+	for {
+		n, err := src.readAt(hdr[:4+hlen], off)
+		if err != nil && err != io.EOF {
+			return nil, v.readError(err)
+		}
+		if n < 4 {
 			// A partial length word at the end: libpcp treats it as the
 			// end of the volume.
 			break
 		}
-		size := int(be.Uint32(d[off:]))
-		if size < 8+hlen {
-			v.bad = f.errorf(int64(off), pmapi.ErrLogRec, "bad record length %d", size)
+		size := int64(be.Uint32(hdr[:]))
+		if size < int64(8+hlen) {
+			v.bad = f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
 			break
 		}
-		if size > len(d)-off {
-			v.bad = f.errorf(int64(off), pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, len(d)-off)
+		var trailer [4]byte
+		if n, err = src.readAt(trailer[:], off+size-4); n < 4 {
+			if err != io.EOF {
+				return nil, v.readError(err)
+			}
+			end, err := src.size()
+			if err != nil {
+				return nil, v.readError(err)
+			}
+			v.bad = f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, end-off)
 			break
 		}
-		if trail := int(be.Uint32(d[off+size-4:])); trail != size {
-			v.bad = f.errorf(int64(off+size-4), pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+		if trail := int64(be.Uint32(trailer[:])); trail != size {
+			v.bad = f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
 			break
 		}
-		r := recInfo{off: int64(off), size: int32(size)}
-		p := d[off+4:]
+		r := recInfo{off: off, size: int32(size)}
+		p := hdr[4:]
 		if version == 3 {
 			r.time = stamp3(p)
 			r.nsets = int32(be.Uint32(p[12:]))
@@ -66,22 +87,89 @@ func scanVolume(f *file) *volume {
 			r.time = stamp2(p)
 			r.nsets = int32(be.Uint32(p[8:]))
 		}
-		if r.nsets < 0 || int(r.nsets) > (size-8-hlen)/8 {
-			v.bad = f.errorf(int64(off+4+hlen-4), pmapi.ErrLogRec, "bad value set count %d", r.nsets)
+		if r.nsets < 0 || int64(r.nsets) > (size-8-int64(hlen))/8 {
+			v.bad = f.errorf(off+4+int64(hlen)-4, pmapi.ErrLogRec, "bad value set count %d", r.nsets)
 			break
 		}
-		if r.nsets == 0 && size != 8+hlen {
-			v.bad = f.errorf(int64(off), pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
+		if r.nsets == 0 && size != int64(8+hlen) {
+			v.bad = f.errorf(off, pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
 			break
 		}
 		v.recs = append(v.recs, r)
 		off += size
 	}
-	return v
+	// The whole file is read, as libpcp reads a compressed one whole
+	// when it opens it, so that damage anywhere in it is found now.
+	var err error
+	if v.size, err = src.size(); err != nil {
+		return nil, v.readError(err)
+	}
+	return v, nil
 }
 
-// payload is the bytes of record i between its length words.
-func (v *volume) payload(i int) []byte {
-	r := v.recs[i]
-	return v.f.data[r.off+4 : r.off+int64(r.size)-4]
+// readError is the error for data of v that cannot be read (or
+// decompressed).
+func (v *volume) readError(err error) error {
+	if name, decomp := compressor(v.f.path); decomp != nil {
+		return v.f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+	}
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return v.f.errorf(0, pmapi.ErrLogFile, "cannot read: %v", err)
+}
+
+// load reads the payload of record i, the bytes between its length
+// words, into *buf (grown as needed) and returns it. The payload is
+// valid until the next load into the same buffer.
+func (v *volume) load(i int, buf *[]byte) ([]byte, error) {
+	r := &v.recs[i]
+	n := int(r.size) - 8
+	if cap(*buf) < n {
+		*buf = make([]byte, n, n+n/4)
+	}
+	p := (*buf)[:n]
+	src, err := v.source()
+	if err != nil {
+		return nil, err
+	}
+	if k, err := src.readAt(p, r.off+4); k < n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, v.f.errorf(r.off, pmapi.ErrLogRec, "cannot read record: %v", err)
+	}
+	return p, nil
+}
+
+// source returns v's open source, opening it if need be.
+func (v *volume) source() (source, error) {
+	if v.src != nil {
+		if v.a != nil {
+			v.a.used(v)
+		}
+		return v.src, nil
+	}
+	f, src, err := openSource(v.f.path, v.f.vol)
+	if err != nil {
+		return nil, err
+	}
+	if f.label != v.f.label {
+		src.close()
+		return nil, v.f.errorf(0, pmapi.ErrLabel, "the label changed since the volume was opened")
+	}
+	v.src = src
+	if v.a != nil {
+		v.a.used(v)
+	}
+	return src, nil
+}
+
+// close closes v's source, if open.
+func (v *volume) close() {
+	if v.src != nil {
+		v.src.close()
+		v.src = nil
+	}
 }
