@@ -46,9 +46,12 @@ func scanVolume(f *file, src source) (*volume, error) {
 	version := f.label.Version
 	hlen := recHeaderLen(version)
 	off := int64(labelSize(version))
-	var hdr [4 + 16]byte
+	// The length word and header of a record, then its trailer (in one
+	// array, as it escapes to the heap).
+	var buf [4 + 16 + 4]byte
+	hdr, trailer := buf[:4+hlen], buf[20:]
 	for {
-		n, err := src.readAt(hdr[:4+hlen], off)
+		n, err := src.readAt(hdr, off)
 		if err != nil && err != io.EOF {
 			return nil, v.readError(err)
 		}
@@ -57,13 +60,12 @@ func scanVolume(f *file, src source) (*volume, error) {
 			// end of the volume.
 			break
 		}
-		size := int64(be.Uint32(hdr[:]))
+		size := int64(be.Uint32(hdr))
 		if size < int64(8+hlen) {
 			v.bad = f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
 			break
 		}
-		var trailer [4]byte
-		if n, err = src.readAt(trailer[:], off+size-4); n < 4 {
+		if n, err = src.readAt(trailer, off+size-4); n < 4 {
 			if err != io.EOF {
 				return nil, v.readError(err)
 			}
@@ -74,7 +76,7 @@ func scanVolume(f *file, src source) (*volume, error) {
 			v.bad = f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, end-off)
 			break
 		}
-		if trail := int64(be.Uint32(trailer[:])); trail != size {
+		if trail := int64(be.Uint32(trailer)); trail != size {
 			v.bad = f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
 			break
 		}
