@@ -75,13 +75,10 @@ func openFileSource(path string) (*fileSource, error) {
 	return &fileSource{f: f, n: st.Size(), wsize: fileWindow}, nil
 }
 
-func (s *fileSource) readAt(p []byte, off int64) (int, error) {
-	if off < 0 || off >= s.n {
+func (s *fileSource) readAt(want []byte, off int64) (int, error) {
+	p, ok := s.clip(want, off)
+	if !ok {
 		return 0, io.EOF
-	}
-	want := p
-	if int64(len(p)) > s.n-off {
-		p = p[:s.n-off]
 	}
 	end := off + int64(len(p))
 	if off < s.wOff || end > s.wOff+int64(len(s.win)) {
@@ -112,6 +109,29 @@ func (s *fileSource) readAt(p []byte, off int64) (int, error) {
 		n = copy(p, s.win[off-s.wOff:])
 	}
 	return s.short(n, nil, want)
+}
+
+// readDirect is readAt without the window: for a few bytes at a place
+// not worth reading ahead from.
+func (s *fileSource) readDirect(want []byte, off int64) (int, error) {
+	p, ok := s.clip(want, off)
+	if !ok {
+		return 0, io.EOF
+	}
+	n, err := s.f.ReadAt(p, off)
+	return s.short(n, err, want)
+}
+
+// clip cuts p down to the bytes of the file from off; ok is false if
+// there are none.
+func (s *fileSource) clip(p []byte, off int64) ([]byte, bool) {
+	if off < 0 || off >= s.n {
+		return nil, false
+	}
+	if int64(len(p)) > s.n-off {
+		p = p[:s.n-off]
+	}
+	return p, true
 }
 
 // short turns a read of n bytes into want into readAt's answer.

@@ -39,19 +39,21 @@ func recHeaderLen(version int) int {
 	return 12
 }
 
+// sparseMin is the record length from which scanning a plain file
+// reads just the framing of each record rather than all of it.
+const sparseMin = 8 << 10
+
 // scanVolume works out the framing of every record of the volume f,
 // reading it from src. It fails only if src cannot be read to its end.
 func scanVolume(f *file, src source) (*volume, error) {
 	v := &volume{f: f, src: src}
-	version := f.label.Version
-	hlen := recHeaderLen(version)
-	off := int64(labelSize(version))
-	// The length word and header of a record, then its trailer (in one
-	// array, as it escapes to the heap).
-	var buf [4 + 16 + 4]byte
-	hdr, trailer := buf[:4+hlen], buf[20:]
+	hl := 4 + recHeaderLen(f.label.Version)
+	off := int64(labelSize(f.label.Version))
+	// A record's trailer, then the next record's length word and header,
+	// read together (in one array, as it escapes to the heap).
+	var buf [4 + 4 + 16]byte
+	n, err := src.readAt(buf[4:4+hl], off)
 	for {
-		n, err := src.readAt(hdr, off)
 		if err != nil && err != io.EOF {
 			return nil, v.readError(err)
 		}
@@ -60,12 +62,17 @@ func scanVolume(f *file, src source) (*volume, error) {
 			// end of the volume.
 			break
 		}
-		size := int64(be.Uint32(hdr))
-		if size < int64(8+hlen) {
+		r := v.header(off, buf[4:4+hl])
+		size := int64(uint32(r.size))
+		if size < int64(hl+4) {
 			v.bad = f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
 			break
 		}
-		if n, err = src.readAt(trailer, off+size-4); n < 4 {
+		read := src.readAt
+		if fs, ok := src.(*fileSource); ok && size >= sparseMin {
+			read = fs.readDirect
+		}
+		if n, err = read(buf[:4+hl], off+size-4); n < 4 {
 			if err != io.EOF {
 				return nil, v.readError(err)
 			}
@@ -76,37 +83,48 @@ func scanVolume(f *file, src source) (*volume, error) {
 			v.bad = f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, end-off)
 			break
 		}
-		if trail := int64(be.Uint32(trailer)); trail != size {
-			v.bad = f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
-			break
-		}
-		r := recInfo{off: off, size: int32(size)}
-		p := hdr[4:]
-		if version == 3 {
-			r.time = stamp3(p)
-			r.nsets = int32(be.Uint32(p[12:]))
-		} else {
-			r.time = stamp2(p)
-			r.nsets = int32(be.Uint32(p[8:]))
-		}
-		if r.nsets < 0 || int64(r.nsets) > (size-8-int64(hlen))/8 {
-			v.bad = f.errorf(off+4+int64(hlen)-4, pmapi.ErrLogRec, "bad value set count %d", r.nsets)
-			break
-		}
-		if r.nsets == 0 && size != int64(8+hlen) {
-			v.bad = f.errorf(off, pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
+		if v.bad = v.checkFrame(r, int64(be.Uint32(buf[:]))); v.bad != nil {
 			break
 		}
 		v.recs = append(v.recs, r)
 		off += size
+		n -= 4
 	}
-	// The whole file is read, as libpcp reads a compressed one whole
-	// when it opens it, so that damage anywhere in it is found now.
-	var err error
+	// Read to the end, so that damage anywhere in a compressed file is
+	// found now.
 	if v.size, err = src.size(); err != nil {
 		return nil, v.readError(err)
 	}
 	return v, nil
+}
+
+// header decodes the length word and header of the record at off.
+func (v *volume) header(off int64, b []byte) recInfo {
+	r := recInfo{off: off, size: int32(be.Uint32(b))}
+	if v.f.label.Version == 3 {
+		r.time = stamp3(b[4:])
+		r.nsets = int32(be.Uint32(b[16:]))
+	} else {
+		r.time = stamp2(b[4:])
+		r.nsets = int32(be.Uint32(b[12:]))
+	}
+	return r
+}
+
+// checkFrame checks the trailer and value set count of record r, whose
+// length word has been checked.
+func (v *volume) checkFrame(r recInfo, trail int64) *FormatError {
+	hlen := int64(recHeaderLen(v.f.label.Version))
+	size := int64(r.size)
+	switch {
+	case trail != size:
+		return v.f.errorf(r.off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+	case r.nsets < 0 || int64(r.nsets) > (size-8-hlen)/8:
+		return v.f.errorf(r.off+hlen, pmapi.ErrLogRec, "bad value set count %d", r.nsets)
+	case r.nsets == 0 && size != 8+hlen:
+		return v.f.errorf(r.off, pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
+	}
+	return nil
 }
 
 // readError is the error for data of v that cannot be read (or
