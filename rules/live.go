@@ -94,6 +94,13 @@ func (e *Engine) runLive(ctx context.Context) error {
 	}
 	defer e.closeAll()
 	for len(q) > 0 {
+		if r := e.takeReload(); r != nil {
+			e.applyReload(r, e.realNow())
+			q = append(q[:0], e.tasks...)
+			if len(q) == 0 {
+				break
+			}
+		}
 		t := q[0]
 		now := t.when
 		if now > e.cfg.Stop {

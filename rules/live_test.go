@@ -306,3 +306,50 @@ func TestLateMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestReload checks that a reloaded rule with the same key carries on
+// with the state of the one it replaces, while a new rule starts afresh.
+func TestReload(t *testing.T) {
+	srv := pmcdtest.Start(t, pmcdtest.Sample("solo"))
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		return ctxSource{c}, nil
+	}}
+	build := func(withLoad bool) (*eval.Builder, *eval.Program) {
+		b := &eval.Builder{Env: env}
+		prog := &eval.Program{}
+		b.Begin()
+		r := b.Statement(prog, "hist", b.Fetch("mem.util.free", nil, nil, 0, 2), 10)
+		r.Key = "hist"
+		if withLoad {
+			b.Begin()
+			r = b.Statement(prog, "more", b.Fetch("hinv.ncpu", nil, nil, 0, 1), 10)
+			r.Key = "more"
+		}
+		return b, prog
+	}
+	b, prog := build(false)
+	var e *Engine
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 10 * time.Millisecond}
+	clock.hooks = map[int]func(){3: func() { e.Reload(build(true)) }}
+	out := &stampedWriter{}
+	e = New(liveConfig(clock, out, 6), b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cycles := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if len(cycles) < 4 {
+		t.Fatalf("only %d cycles:\n%s", len(cycles), out.String())
+	}
+	after := cycles[3]
+	for _, want := range []string{"solo: 126418944 126418944 126418944", "more: \n    solo: 4 ?"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("first cycle after reload has no %q:\n%s", want, after)
+		}
+	}
+}

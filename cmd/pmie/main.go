@@ -148,12 +148,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	if s.logfile != "" {
-		f, err := os.OpenFile(s.logfile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		f, err := openLog(s.logfile)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot open log file %s: %v\n", prog, s.logfile, err)
 			return 1
 		}
-		defer f.Close()
+		defer closeLog(f)
 		stderr = f
 	}
 	if s.buffer {
@@ -240,6 +240,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Notify:     log.notify,
 	}
 	eng := rules.New(cfg, b, program)
+	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
+		stopReload := reloadOnSignal(ctx, eng, s, src, rt, delta, stderr)
+		defer stopReload()
+	}
 	if err := eng.Run(ctx); err != nil {
 		out.Flush()
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
@@ -309,4 +313,53 @@ type flushFirst struct {
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
+}
+
+// openLog starts a log file as pmOpenLog does, with a line saying who
+// started it when.
+func openLog(name string) (*os.File, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(f, "Log for %s on %s started %s\n\n", prog, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	return f, nil
+}
+
+// closeLog ends a log file as libpcp does at exit.
+func closeLog(f *os.File) {
+	fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	f.Close()
+}
+
+// reloadOnSignal reloads the rule files whenever pmie gets SIGUSR1: rules
+// whose text is unchanged keep their state. A reload with errors is
+// reported and applied without the statements that have them, as pmie
+// loads a file.
+func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sources, rt *eval.Runtime, delta float64, stderr io.Writer) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-sig:
+				b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
+				program := &eval.Program{}
+				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
+				if loadRules(s, comp, src, strings.NewReader(""), stderr) {
+					eng.Reload(b, program)
+				}
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
 }
