@@ -76,25 +76,25 @@ func chooseEval(x *Node, rt *Runtime) func(*Node) {
 	case OpFall:
 		return edge(false, one)
 	case OpAdd:
-		return arithmetic(add, ar)
+		return arithmetic(OpAdd, ar)
 	case OpSub:
-		return arithmetic(sub, ar)
+		return arithmetic(OpSub, ar)
 	case OpMul:
-		return arithmetic(mul, ar)
+		return arithmetic(OpMul, ar)
 	case OpDiv:
-		return arithmetic(div, ar)
+		return arithmetic(OpDiv, ar)
 	case OpEq:
-		return relational(eq, ar)
+		return relational(OpEq, ar)
 	case OpNeq:
-		return relational(neq, ar)
+		return relational(OpNeq, ar)
 	case OpLt:
-		return relational(lt, ar)
+		return relational(OpLt, ar)
 	case OpLte:
-		return relational(lte, ar)
+		return relational(OpLte, ar)
 	case OpGt:
-		return relational(gt, ar)
+		return relational(OpGt, ar)
 	case OpGte:
-		return relational(gte, ar)
+		return relational(OpGte, ar)
 	case OpEqStr:
 		return stringCompare(true, ar)
 	case OpNeqStr:

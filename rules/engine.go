@@ -227,13 +227,13 @@ func (e *Engine) fetch(t *task) error {
 // printValues writes each rule's value as -v, -V or -W asks.
 func (e *Engine) printValues(t *task, now float64) {
 	b := e.line[:0]
+	stamp := ""
+	if e.cfg.ShowTime && e.cfg.TimeString != nil {
+		stamp = " (" + e.cfg.TimeString(now) + ")"
+	}
 	for _, r := range t.rules {
 		b = append(b, r.Name...)
-		if e.cfg.ShowTime && e.cfg.TimeString != nil {
-			b = append(b, " ("...)
-			b = append(b, e.cfg.TimeString(now)...)
-			b = append(b, ')')
-		}
+		b = append(b, stamp...)
 		b = append(b, ": "...)
 		switch e.cfg.Verbose {
 		case 1:

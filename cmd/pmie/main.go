@@ -224,15 +224,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stderr, err)
 		return 1
 	}
+	ctime := newCtime(loc)
 	runner := &actions.Runner{Replay: src.archive, Out: out,
-		Ctime: func(sec int64) string { return ctime(sec, loc) },
+		Ctime: ctime,
 		Log:   func(msg string) { log.notify(rules.Error, msg) }}
 	rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
 		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
 		Out:        out,
-		TimeString: func(sec float64) string { return ctime(int64(sec), loc) },
+		TimeString: func(sec float64) string { return ctime(int64(sec)) },
 		Calendar:   cal,
 		Open:       src.open,
 		Now:        time.Now,
@@ -296,10 +297,18 @@ func (l *logger) notify(level rules.Level, msg string) {
 	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
 }
 
-// ctime formats whole seconds since the epoch as ctime(3) does in loc,
-// without the newline: "Thu Jan  1 00:00:00 1970".
-func ctime(sec int64, loc *time.Location) string {
-	return time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
+// newCtime returns a function formatting whole seconds since the epoch
+// as ctime(3) does in loc, without the newline ("Thu Jan  1 00:00:00
+// 1970"). It remembers its last answer, as many are asked for each second;
+// it is for one goroutine.
+func newCtime(loc *time.Location) func(sec int64) string {
+	last, text := int64(0), ""
+	return func(sec int64) string {
+		if text == "" || sec != last {
+			last, text = sec, time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
+		}
+		return text
+	}
 }
 
 // flushFirst writes to w after flushing out, so that messages and values
