@@ -42,7 +42,7 @@ type sources struct {
 	handed map[string]bool // metadata context given to a task already
 	opened []pmapi.Context
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
-	fatal  error // an archive that cannot be opened: pmie stops there
+	fatal  error            // an archive that cannot be opened: pmie stops there
 }
 
 // openSources checks the archives given (their labels, and that no two
