@@ -12,7 +12,7 @@ import (
 func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenMark *bool) error {
 	tThis := rc.t
 	if rc.mark {
-		if mark != markNone {
+		if mark != markNone && !c.ignoreMark(rc, mark == markForw) {
 			c.markBounds(tReq, tThis, mark, done, seenMark)
 		}
 		return nil
@@ -54,6 +54,45 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		}
 	}
 	return nil
+}
+
+// ignoreMark reports whether interpolation passes over the <mark> rc,
+// just read forwards or backwards, following Options.IgnoreMarks. Like
+// libpcp it peeks at the records around the read position: forwards to
+// the next record, then back past the mark to the one before. (Read
+// backwards, that finds the mark itself and the record two before it,
+// as libpcp does.) The position is left where it was.
+func (c *Context) ignoreMark(rc *rec, forward bool) bool {
+	if !c.opts.IgnoreMarks {
+		return false
+	}
+	gap := c.opts.IgnoreMarkGap
+	if gap <= 0 {
+		return true
+	}
+	cur, made := c.cur, c.markMade
+	defer func() {
+		c.cur = cur
+		if rc.made {
+			c.markMade = made
+		} else {
+			c.markMade = 0
+		}
+	}()
+	next, err := c.read(true)
+	if err != nil {
+		return false
+	}
+	for range 2 {
+		if _, err = c.read(false); err != nil {
+			return false
+		}
+	}
+	prior, err := c.read(false)
+	if err != nil {
+		return false
+	}
+	return next.t-prior.t <= gap.Seconds()
 }
 
 // valfmtFits reports whether a value format suits a metric type, as

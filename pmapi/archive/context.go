@@ -37,11 +37,13 @@ type Context struct {
 	delta       time.Duration
 	direction   int // sign of delta
 
-	serial bool // reading can carry on from saved (libpcp's ac_serial)
-	saved  pos  // libpcp's ac_offset and ac_vol
-	cur    pos  // libpcp's file position
+	serial   bool // reading can carry on from saved (libpcp's ac_serial)
+	saved    pos  // libpcp's ac_offset and ac_vol
+	cur      pos  // libpcp's file position
+	markMade int  // direction of the <mark> just made up (ac_mark_done)
 
 	interp *interpState
+	prof   profile
 	closed bool
 }
 
@@ -50,6 +52,13 @@ type Options struct {
 	// CounterWrap interpolates counters that go backwards as if they had
 	// wrapped, as libpcp does when $PCP_COUNTER_WRAP is set.
 	CounterWrap bool
+	// IgnoreMarks makes interpolation pass over <mark> records, as
+	// libpcp does when $PCP_IGNORE_MARK_RECORDS is set: all of them if
+	// IgnoreMarkGap is zero (the variable set but empty), else those
+	// between records at most IgnoreMarkGap apart (the variable's
+	// interval).
+	IgnoreMarks   bool
+	IgnoreMarkGap time.Duration
 }
 
 // Open opens an archive context. name is what pmie -a and pminfo -a
@@ -61,20 +70,27 @@ func Open(name string, opts ...Options) (*Context, error) {
 	if name == "" {
 		return nil, pmapi.ErrLogFile
 	}
-	c := &Context{name: name, mode: pmapi.ModeForw}
-	if len(opts) > 0 {
-		c.opts = opts[0]
-	}
 	var opened []*Archive
 	for _, n := range expandArchiveList(name) {
 		a, err := OpenArchive(n)
 		if err != nil {
 			return nil, err
 		}
+		opened = append(opened, a)
+	}
+	return newContext(name, opened, opts...)
+}
+
+// newContext makes a context of archives opened in the order given.
+func newContext(name string, opened []*Archive, opts ...Options) (*Context, error) {
+	c := &Context{name: name, mode: pmapi.ModeForw}
+	if len(opts) > 0 {
+		c.opts = opts[0]
+	}
+	for _, a := range opened {
 		if err := c.insert(a); err != nil {
 			return nil, err
 		}
-		opened = append(opened, a)
 	}
 	if len(c.archives) == 0 {
 		return nil, pmapi.ErrLogFile
@@ -94,8 +110,6 @@ func Open(name string, opts ...Options) (*Context, error) {
 	}
 	c.s = newStream(c.archives)
 	c.setOrigin(c.archives[0].label.Start)
-	c.saved = pos{}
-	c.cur = pos{}
 	c.interp = newInterpState()
 	return c, nil
 }
@@ -320,9 +334,8 @@ func (c *Context) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration) er
 	default:
 		c.direction = 0
 	}
-	p, serial, err := c.setTime()
-	if err == nil {
-		c.cur, c.saved, c.serial = p, p, serial
+	if serial, err := c.setTime(); err == nil {
+		c.saved, c.serial = c.cur, serial
 	}
 	c.interp.reset(c.tOrigin())
 	return nil

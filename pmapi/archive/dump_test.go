@@ -388,3 +388,58 @@ func dumpInDoms(c *Context, start string, step string, count int) string {
 	}
 	return b.String()
 }
+
+// dumpScript does what "fetchdump NAME script" does with the steps in
+// script.
+func dumpScript(c *Context, script string) string {
+	var b strings.Builder
+	writeHeader(&b, c)
+	base := c.archives[0].label.Start
+	for line := range strings.SplitSeq(script, "\n") {
+		w := strings.Fields(line)
+		if len(w) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "step %s\n", strings.Join(w, " "))
+		switch {
+		case (w[0][0] == '+' || w[0][0] == '-') && strings.Contains(w[0], ":"):
+			if err := applyProfile(c, w[0]); err != nil {
+				fmt.Fprintf(&b, "profile %s err %d\n", w[0], pmapi.Code(err))
+			}
+		case w[0] == "fetch" && len(w) >= 2:
+			count, _ := strconv.Atoi(w[1])
+			metrics := w[2:]
+			if len(metrics) == 0 {
+				metrics = allNames(c)
+			}
+			ids, descs := lookupAll(c, metrics)
+			ids = uniqueIDs(ids)
+			var r pmapi.Result
+			for range count {
+				if err := c.Fetch(ids, &r); err != nil {
+					fmt.Fprintf(&b, "fetch err %d\n", pmapi.Code(err))
+					continue
+				}
+				writeResult(&b, &r, descs)
+			}
+		case len(w) >= 2:
+			t := base + pmapi.Time(parseNS(w[1]))
+			if strings.HasPrefix(w[1], "@") {
+				t = pmapi.Time(parseNS(w[1][1:]))
+			}
+			mode, d := pmapi.ModeForw, time.Duration(0)
+			switch w[0] {
+			case "interp":
+				if len(w) >= 3 {
+					mode, d = pmapi.ModeInterp, time.Duration(parseNS(w[2]))
+				}
+			case "back":
+				mode = pmapi.ModeBack
+			}
+			if err := c.SetMode(mode, t, d); err != nil {
+				fmt.Fprintf(&b, "setmode err %d\n", pmapi.Code(err))
+			}
+		}
+	}
+	return b.String()
+}

@@ -47,19 +47,17 @@ func allDerived(ids []pmapi.PMID) bool {
 // the position from the temporal index if reading is not serial.
 func (c *Context) nextRecord(forward bool) (rec, error) {
 	if !c.serial {
-		p, _, err := c.setTime()
-		if err != nil {
+		if _, err := c.setTime(); err != nil {
 			return rec{}, err
 		}
-		c.cur, c.saved = p, p
+		c.saved = c.cur
 		// Back up (against the direction of reading) to just past the
 		// records on the wrong side of the current time.
 		for {
-			rc, q, err := c.s.read(c.cur, !forward)
+			rc, err := c.read(!forward)
 			if err != nil {
 				break
 			}
-			c.cur = q
 			d := c.sinceOrigin(rc.time)
 			if (forward && d < 0) || (!forward && d > 0) || d == 0 {
 				break
@@ -69,11 +67,10 @@ func (c *Context) nextRecord(forward bool) (rec, error) {
 		c.serial = true
 	}
 	for {
-		rc, q, err := c.s.read(c.cur, forward)
+		rc, err := c.read(forward)
 		if err != nil {
 			return rec{}, err
 		}
-		c.cur = q
 		d := c.sinceOrigin(rc.time)
 		if (d < 0 && forward) || (d > 0 && !forward) {
 			continue
@@ -108,11 +105,14 @@ func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, r *pmapi.Result) boo
 				vs.Err = pmapi.Errno(s.numval)
 				break
 			}
-			t := pmapi.TypeUnknown
+			t, indom := pmapi.TypeUnknown, pmapi.InDomNull
 			if d, ok := c.meta.descs[id]; ok {
-				t = d.Type
+				t, indom = d.Type, d.InDom
 			}
 			for i := 0; i < int(s.numval); i++ {
+				if indom != pmapi.InDomNull && !c.prof.in(indom, s.inst(i)) {
+					continue
+				}
 				a, ok := atom(t, s, i, p)
 				if !ok {
 					continue

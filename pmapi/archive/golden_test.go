@@ -50,3 +50,11 @@ func TestGoldenFetchdump(t *testing.T) {
 		}
 	}
 }
+
+func readGolden(t *testing.T, kind, name string) string {
+	b, err := os.ReadFile(filepath.Join(goldenDir, kind, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

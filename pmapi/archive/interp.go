@@ -256,7 +256,10 @@ func (c *Context) wantList(ids []pmapi.PMID) {
 		}
 		for _, ic := range m.insts {
 			ic.search = false
-			ic.inResult = true
+			ic.inResult = m.desc.InDom == pmapi.InDomNull || c.prof.in(m.desc.InDom, ic.inst)
+			if !ic.inResult {
+				continue
+			}
 			ic.want = st.want
 			st.want = ic
 			m.numval++
@@ -268,16 +271,15 @@ func (c *Context) wantList(ids []pmapi.PMID) {
 // back (against the direction of stepping) to just before the requested
 // time, taking the values it passes as bounds.
 func (c *Context) finePosition(tReq float64, ids []pmapi.PMID) error {
-	if p, _, err := c.setTime(); err == nil {
-		c.saved, c.cur = p, p
+	if _, err := c.setTime(); err == nil {
+		c.saved = c.cur
 	}
 	forward := c.direction > 0
 	for {
-		rc, q, err := c.s.read(c.cur, !forward)
+		rc, err := c.cacheRead(!forward)
 		if err != nil {
 			break
 		}
-		c.cur = q
 		if (forward && rc.t <= tReq) || (!forward && rc.t > tReq) {
 			break
 		}
@@ -303,14 +305,13 @@ func (c *Context) roll(tReq float64, seenMark *bool) error {
 		mark = markForw
 	}
 	for {
-		rc, q, err := c.s.read(c.cur, forward)
+		rc, err := c.cacheRead(forward)
 		if err != nil {
 			if pmapi.Code(err) == pmapi.ErrLogRec {
 				return err
 			}
 			return nil
 		}
-		c.cur = q
 		if (forward && rc.t > tReq) || (!forward && rc.t < tReq) {
 			return nil
 		}
@@ -430,14 +431,13 @@ func (c *Context) scan(tReq float64, forward bool, n int, seenMark *bool) error 
 	c.cur = c.saved
 	done := 0
 	for done < n {
-		rc, q, err := c.s.read(c.cur, forward)
+		rc, err := c.cacheRead(forward)
 		if err != nil {
 			if pmapi.Code(err) == pmapi.ErrLogRec {
 				return err
 			}
 			return nil
 		}
-		c.cur = q
 		if (forward && c.direction > 0 && rc.t <= tReq) || (!forward && c.direction < 0 && rc.t >= tReq) {
 			c.saved = c.cur
 		}

@@ -72,7 +72,13 @@ func (n *pmnsNode) children() []*pmnsNode {
 
 // add enters name for id. As in libpcp, a name already in the namespace
 // (for another metric, or as the parent of other names) is left alone.
+// Unlike libpcp, a name with an empty component ("a..b", ".a", "") is
+// left out: no PCP tool writes one, and a namespace walked by name
+// cannot hold one.
 func (t *pmns) add(name string, id pmapi.PMID) {
+	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
+		return
+	}
 	n := t.root
 	created := false
 	for comp := range strings.SplitSeq(name, ".") {

@@ -22,7 +22,7 @@ func (c *Context) readForward() bool {
 // current time, using the temporal index of the archive the time falls
 // in, and says whether reads may go on serially from there without the
 // fine positioning a first fetch otherwise does.
-func (c *Context) setTime() (pos, bool, error) {
+func (c *Context) setTime() (bool, error) {
 	forward := c.readForward()
 	n := len(c.archives)
 	i := 0
@@ -36,19 +36,38 @@ func (c *Context) setTime() (pos, bool, error) {
 	} else if i == n {
 		i--
 	}
+	if i != c.cur.a {
+		c.markMade = 0
+	}
 	a := c.archives[i]
 	if len(a.index) == 0 {
 		if forward {
-			return c.s.start(i), true, nil
+			c.cur = c.s.start(i)
+			return true, nil
 		}
 		p, err := c.s.end(i)
-		return p, true, err
+		if err != nil {
+			return false, err
+		}
+		c.cur = p
+		return true, nil
 	}
-	return c.indexPosition(i, forward)
+	p, serial, backup, err := c.indexPosition(i, forward)
+	if err != nil {
+		return false, err
+	}
+	c.cur = p
+	if backup {
+		// The index marks the end of a record: back up over it.
+		c.read(false)
+	}
+	return serial, nil
 }
 
-// indexPosition does the temporal index part of setTime for archive ai.
-func (c *Context) indexPosition(ai int, forward bool) (pos, bool, error) {
+// indexPosition does the temporal index part of setTime for archive ai:
+// the position, whether reading is serial, and whether to back up a
+// record from there.
+func (c *Context) indexPosition(ai int, forward bool) (pos, bool, bool, error) {
 	a := c.archives[ai]
 	ti := a.index
 	minvol, maxvol := a.volNums[0], a.volNums[len(a.volNums)-1]
@@ -104,19 +123,13 @@ func (c *Context) indexPosition(ai int, forward bool) (pos, bool, error) {
 		}
 	}
 	if err != nil {
-		return pos{}, false, err
+		return pos{}, false, false, err
 	}
 	p, err := c.offsetPos(ai, ti[at].Volume, ti[at].DataOffset)
 	if err != nil {
-		return pos{}, false, err
+		return pos{}, false, false, err
 	}
-	if serial && forward && !match && j >= 1 && j < len(ti) {
-		// The index marks the end of a record: back up over it.
-		if r, q, err := c.s.back(p); err == nil && !r.made {
-			p = q
-		}
-	}
-	return p, serial, nil
+	return p, serial, serial && forward && !match && j >= 1 && j < len(ti), nil
 }
 
 // volSkip is libpcp's VolSkip: from index entry j, the first entry (in

@@ -73,12 +73,10 @@ func (r *Reader) Record() *Record { return &r.rec }
 // Err is the error that stopped Next, or nil at the end of the archive.
 func (r *Reader) Err() error { return r.err }
 
-// decode fills r.rec from record i of volume v.
+// decode fills r.rec from record i of volume v, checking the record as
+// it goes the first time it is read.
 func (r *Reader) decode(v *volume, i int) error {
-	if err := v.checkRecord(i); err != nil {
-		return err
-	}
-	info := v.recs[i]
+	info := &v.recs[i]
 	rec := &r.rec
 	rec.Time, rec.Mark = info.time, info.nsets == 0
 	rec.Volume, rec.Offset = v.f.vol, info.off
@@ -88,6 +86,11 @@ func (r *Reader) decode(v *volume, i int) error {
 	b := p[recHeaderLen(v.f.label.Version):]
 	descs := r.a.meta.descs
 	for k := int32(0); k < info.nsets; k++ {
+		if !info.checked {
+			if _, err := v.checkSet(i, k, p, b); err != nil {
+				return err
+			}
+		}
 		var s rawSet
 		s, b = nextSet(b)
 		set := pmapi.ValueSet{PMID: s.pmid}
@@ -99,16 +102,14 @@ func (r *Reader) decode(v *volume, i int) error {
 			t = d.Type
 		}
 		start := len(r.vals)
-		for j := 0; j < int(s.numval); j++ {
-			a, ok := atom(t, &s, j, p)
-			if !ok {
-				return v.f.errorf(info.off, pmapi.ErrLogRec, "value %d of %s too short for type %s", j+1, s.pmid, t)
-			}
-			r.vals = append(r.vals, pmapi.Value{Inst: s.inst(j), Atom: a})
+		var ok bool
+		if r.vals, ok = appendValues(r.vals, t, &s, p); !ok {
+			return v.f.errorf(info.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
 		}
 		set.Values = r.vals[start:len(r.vals):len(r.vals)]
 		rec.Sets = append(rec.Sets, set)
 	}
+	info.checked = true
 	// r.vals may have moved while growing: point the sets at its final
 	// storage.
 	n := 0

@@ -60,37 +60,46 @@ func (v *volume) checkRecord(i int) error {
 		return nil
 	}
 	p := v.payload(i)
-	base := r.off + 4
 	b := p[recHeaderLen(v.f.label.Version):]
 	for k := int32(0); k < r.nsets; k++ {
-		at := base + int64(len(p)-len(b))
-		if len(b) < 8 {
-			return v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, r.nsets)
+		var err error
+		if b, err = v.checkSet(i, k, p, b); err != nil {
+			return err
 		}
-		numval := int32(be.Uint32(b[4:]))
-		if numval <= 0 {
-			b = b[8:]
-			continue
-		}
-		if len(b) < 12 || int(numval) > (len(b)-12)/8 {
-			return v.f.errorf(at, pmapi.ErrLogRec, "value set %d (%s): %d values do not fit in the record", k+1, pmapi.PMID(be.Uint32(b)), numval)
-		}
-		valfmt := int32(be.Uint32(b[8:]))
-		switch valfmt {
-		case valInsitu:
-		case valDPTR, valSPTR:
-			for j := 0; j < int(numval); j++ {
-				if err := v.checkBlock(p, base, b[12+8*j+4:], at+int64(12+8*j+4)); err != nil {
-					return err
-				}
-			}
-		default:
-			return v.f.errorf(at+8, pmapi.ErrLogRec, "value set %d (%s): bad value format %d", k+1, pmapi.PMID(be.Uint32(b)), valfmt)
-		}
-		b = b[12+8*int(numval):]
 	}
 	r.checked = true
 	return nil
+}
+
+// checkSet checks value set k of record i, which starts at b within the
+// record's payload p, and returns the rest of the payload after it.
+func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
+	r := &v.recs[i]
+	base := r.off + 4
+	at := base + int64(len(p)-len(b))
+	if len(b) < 8 {
+		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, r.nsets)
+	}
+	numval := int32(be.Uint32(b[4:]))
+	if numval <= 0 {
+		return b[8:], nil
+	}
+	if len(b) < 12 || int(numval) > (len(b)-12)/8 {
+		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d (%s): %d values do not fit in the record", k+1, pmapi.PMID(be.Uint32(b)), numval)
+	}
+	valfmt := int32(be.Uint32(b[8:]))
+	switch valfmt {
+	case valInsitu:
+	case valDPTR, valSPTR:
+		for j := 0; j < int(numval); j++ {
+			if err := v.checkBlock(p, base, b[12+8*j+4:], at+int64(12+8*j+4)); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, v.f.errorf(at+8, pmapi.ErrLogRec, "value set %d (%s): bad value format %d", k+1, pmapi.PMID(be.Uint32(b)), valfmt)
+	}
+	return b[12+8*int(numval):], nil
 }
 
 func (v *volume) checkBlock(p []byte, base int64, ptr []byte, at int64) error {
@@ -104,6 +113,52 @@ func (v *volume) checkBlock(p []byte, base int64, ptr []byte, at int64) error {
 		return v.f.errorf(base+off, pmapi.ErrLogRec, "value block length %d runs past the record", n)
 	}
 	return nil
+}
+
+// appendValues appends the values of set s, from record payload p, as
+// values of type t (see atom), reporting false if one is too short.
+func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte) ([]pmapi.Value, bool) {
+	n := int(s.numval)
+	if s.valfmt == valInsitu {
+		for j := 0; j < n; j++ {
+			w := s.vals[8*j:]
+			var a pmapi.Atom
+			switch t {
+			case pmapi.TypeU32:
+				a = pmapi.U32(be.Uint32(w[4:]))
+			case pmapi.TypeFloat:
+				a = pmapi.F32(math.Float32frombits(be.Uint32(w[4:])))
+			default:
+				a = pmapi.I32(int32(be.Uint32(w[4:])))
+			}
+			dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: a})
+		}
+		return dst, true
+	}
+	if t == pmapi.TypeU64 || t == pmapi.Type64 {
+		for j := 0; j < n; j++ {
+			w := s.vals[8*j:]
+			off := int(be.Uint32(w[4:]))*4 - pduHeader
+			if be.Uint32(p[off:])&0xffffff < 12 {
+				return dst, false
+			}
+			x := be.Uint64(p[off+4:])
+			a := pmapi.U64(x)
+			if t == pmapi.Type64 {
+				a = pmapi.I64(int64(x))
+			}
+			dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: a})
+		}
+		return dst, true
+	}
+	for j := 0; j < n; j++ {
+		a, ok := atom(t, s, j, p)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, pmapi.Value{Inst: s.inst(j), Atom: a})
+	}
+	return dst, true
 }
 
 // atom decodes one value of a set as a value of type t (the metric's

@@ -101,88 +101,151 @@ func (s *stream) end(a int) (pos, error) {
 	return pos{a, last, len(v.recs)}, nil
 }
 
-// forw reads the record at p, returning it and the position after it.
-func (s *stream) forw(p pos) (rec, pos, error) {
+// record makes the rec for record p.r of volume v.
+func (s *stream) record(v *volume, p pos) rec {
+	info := &v.recs[p.r]
+	return rec{at: p, t: s.recTime(v, p.r), mark: info.nsets == 0, vol: v, time: info.time}
+}
+
+// nextIn reads the record at p, within p's archive, returning it and
+// the position after it; ok is false at the end of the archive.
+func (s *stream) nextIn(p pos) (r rec, q pos, ok bool, err error) {
 	for {
 		v, err := s.vol(p.a, p.v)
 		if err != nil {
-			return rec{}, p, err
+			return rec{}, p, false, err
 		}
 		if p.r < len(v.recs) {
-			info := &v.recs[p.r]
-			return rec{at: p, t: s.recTime(v, p.r), mark: info.nsets == 0, vol: v, time: info.time}, pos{p.a, p.v, p.r + 1}, nil
+			return s.record(v, p), pos{p.a, p.v, p.r + 1}, true, nil
 		}
 		if v.bad != nil {
-			return rec{}, p, v.bad
+			return rec{}, p, false, v.bad
 		}
-		if p.v+1 < len(s.archives[p.a].volNums) {
-			p = pos{p.a, p.v + 1, 0}
-			continue
+		if p.v+1 >= len(s.archives[p.a].volNums) {
+			return rec{}, p, false, nil
 		}
-		if p.a+1 >= len(s.archives) {
-			return rec{}, p, pmapi.ErrEOL
-		}
-		// The end of an archive with another after it: a <mark> 1ms
-		// after its last record.
-		end, err := s.archives[p.a].End()
-		if err != nil {
-			return rec{}, p, err
-		}
-		next := s.archives[p.a+1]
-		if end > next.label.Start {
-			return rec{}, p, pmapi.ErrLogOverlap
-		}
-		t := end + pmapi.Time(1e6)
-		return rec{at: pos{p.a + 1, 0, 0}, t: s.rel(t), mark: true, made: true, time: t}, pos{p.a + 1, 0, 0}, nil
+		p = pos{p.a, p.v + 1, 0}
 	}
 }
 
-// back reads the record before p, returning it and its position.
-func (s *stream) back(p pos) (rec, pos, error) {
+// prevIn reads the record before p, within p's archive, returning it and
+// its position; ok is false at the start of the archive.
+func (s *stream) prevIn(p pos) (r rec, q pos, ok bool, err error) {
 	for {
 		if p.r > 0 {
 			v, err := s.vol(p.a, p.v)
 			if err != nil {
-				return rec{}, p, err
+				return rec{}, p, false, err
 			}
 			p.r--
-			info := &v.recs[p.r]
-			return rec{at: p, t: s.recTime(v, p.r), mark: info.nsets == 0, vol: v, time: info.time}, p, nil
+			return s.record(v, p), p, true, nil
 		}
-		if p.v > 0 {
-			v, err := s.vol(p.a, p.v-1)
-			if err != nil {
-				return rec{}, p, err
-			}
-			p = pos{p.a, p.v - 1, len(v.recs)}
-			continue
+		if p.v == 0 {
+			return rec{}, p, false, nil
 		}
-		if p.a == 0 {
-			return rec{}, p, pmapi.ErrEOL
-		}
-		// The start of an archive with another before it: a <mark> 1ms
-		// before its label's start.
-		t := s.archives[p.a].label.Start - pmapi.Time(1e6)
-		prev, err := s.end(p.a - 1)
+		v, err := s.vol(p.a, p.v-1)
 		if err != nil {
-			return rec{}, p, err
+			return rec{}, p, false, err
 		}
-		if end, err := s.archives[p.a-1].End(); err != nil {
-			return rec{}, p, err
-		} else if end > s.archives[p.a].label.Start {
-			return rec{}, p, pmapi.ErrLogOverlap
-		}
-		return rec{at: p, t: s.rel(t), mark: true, made: true, time: t}, prev, nil
+		p = pos{p.a, p.v - 1, len(v.recs)}
 	}
 }
 
-// read reads one record forwards (dir > 0) or backwards.
-func (s *stream) read(p pos, forward bool) (rec, pos, error) {
+// madeMark is the <mark> libpcp makes up at the end (reading forwards)
+// or start (backwards) of archive a, when another archive follows or
+// precedes it: 1ms after a's last record, or 1ms before its start.
+func (s *stream) madeMark(a int, forward bool, at pos) (rec, error) {
+	var t pmapi.Time
 	if forward {
-		return s.forw(p)
+		end, err := s.archives[a].End()
+		if err != nil {
+			return rec{}, err
+		}
+		t = end + pmapi.Time(1e6)
+	} else {
+		t = s.archives[a].label.Start - pmapi.Time(1e6)
 	}
-	return s.back(p)
+	return rec{at: at, t: s.rel(t), mark: true, made: true, time: t}, nil
 }
 
 // payload is the bytes of a real record.
 func (r *rec) payload() []byte { return r.vol.payload(r.at.r) }
+
+// The directions a <mark> was made up in (libpcp's ac_mark_done).
+const (
+	madeForw = 1
+	madeBack = 2
+)
+
+// read reads the next record forwards or backwards from the context's
+// position, as __pmLogRead does: at the end (start) of an archive with
+// another after (before) it, it first makes up a <mark> and stays put,
+// then on the next read in that direction moves into the other archive.
+func (c *Context) read(forward bool) (rec, error) {
+	s := c.s
+	for {
+		var r rec
+		var q pos
+		var ok bool
+		var err error
+		if forward {
+			r, q, ok, err = s.nextIn(c.cur)
+		} else {
+			r, q, ok, err = s.prevIn(c.cur)
+		}
+		if err != nil {
+			return rec{}, err
+		}
+		if ok {
+			c.cur, c.markMade = q, 0
+			return r, nil
+		}
+		a := c.cur.a
+		if (forward && a == len(s.archives)-1) || (!forward && a == 0) {
+			return rec{}, pmapi.ErrEOL
+		}
+		if c.markMade == 0 {
+			if forward {
+				c.markMade = madeForw
+			} else {
+				c.markMade = madeBack
+			}
+			return s.madeMark(a, forward, c.cur)
+		}
+		// The mark was made: move to the next (previous) archive. As in
+		// libpcp, the position to come back to moves there too.
+		c.markMade = 0
+		if forward {
+			c.cur = s.start(a + 1)
+			c.saved = c.cur
+			if end, err := s.archives[a].End(); err != nil {
+				return rec{}, err
+			} else if end > s.archives[a+1].label.Start {
+				return rec{}, pmapi.ErrLogOverlap
+			}
+			continue
+		}
+		if c.cur, err = s.end(a - 1); err != nil {
+			return rec{}, err
+		}
+		c.saved = c.cur
+		if end, err := s.archives[a-1].End(); err != nil {
+			return rec{}, err
+		} else if end > s.archives[a].label.Start {
+			return rec{}, pmapi.ErrLogOverlap
+		}
+	}
+}
+
+// cacheRead is read as interpolation uses it (libpcp's cache_read): if
+// the last read made up a <mark> and the direction has changed, it gives
+// that mark again (made up as for the old direction, in the archive it
+// is in) before reading on.
+func (c *Context) cacheRead(forward bool) (rec, error) {
+	if c.markMade != 0 && (c.markMade == madeForw) != forward {
+		old := c.markMade == madeForw
+		c.markMade = 0
+		return c.s.madeMark(c.cur.a, old, c.cur)
+	}
+	return c.read(forward)
+}

@@ -2,7 +2,9 @@
 # Regenerates the goldens of pmapi/archive from real PCP 6.0.3 (needs the
 # PCP development files: libpcp and its headers, and pmval).
 #
-#   fetchdump/NAME  is the output of  oracle/fetchdump ARGS
+#   fetchdump/NAME  is the output of  oracle/fetchdump ARGS (for ARGS
+#                   "ARCHIVE script FILE", of oracle/fetchdump ARCHIVE
+#                   script <scripts/FILE)
 #   pmval/NAME      is the output of  pmval ARGS
 #
 # for each line "NAME ARGS" of fetchdump.cmds and pmval.cmds, run in
@@ -19,8 +21,17 @@ rm -rf "$here/fetchdump" "$here/pmval"
 mkdir -p "$here/fetchdump" "$here/pmval"
 cd "$archives"
 while read -r name args; do
-    # shellcheck disable=SC2086
-    "$tmp/fetchdump" $args >"$here/fetchdump/$name"
+    case $args in
+    *" script "*)
+        # the steps of a script are read from scripts/FILE
+        arch=${args%% script *}
+        "$tmp/fetchdump" "$arch" script <"$here/scripts/${args##* script }" >"$here/fetchdump/$name"
+        ;;
+    *)
+        # shellcheck disable=SC2086
+        "$tmp/fetchdump" $args >"$here/fetchdump/$name"
+        ;;
+    esac
 done <"$here/fetchdump.cmds"
 while read -r name args; do
     # shellcheck disable=SC2086

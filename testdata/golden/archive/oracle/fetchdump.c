@@ -10,6 +10,16 @@
  *   fetchdump ARCHIVE records
  *   fetchdump ARCHIVE meta
  *   fetchdump ARCHIVE indom START STEP COUNT
+ *   fetchdump ARCHIVE script <SCRIPT
+ *
+ * A script has one step a line: "interp START DELTA", "forw START" and
+ * "back START" call pmSetMode; "fetch COUNT [METRIC...]" fetches COUNT
+ * times (all metrics if none are named); "+INDOM:..." and "-INDOM:..."
+ * change the profile.
+ *
+ * Before the command, arguments +INDOM:INST,... and -INDOM:INST,... call
+ * pmAddProfile and pmDelProfile (INDOM as in 60.1; no instances for all),
+ * in order.
  *
  * START is seconds after the start of the archive (a decimal, possibly
  * negative, with up to 9 fractional digits) or @SEC.NSEC for an absolute
@@ -476,6 +486,86 @@ indoms(int64_t start, int64_t step, int count)
     (void)rp;
 }
 
+/* +INDOM:INST,... or -INDOM:INST,... */
+static void
+profile(const char *spec)
+{
+    int		domain, serial, n = 0, sts;
+    int		insts[64];
+    const char	*p = strchr(spec, ':') + 1;
+
+    sscanf(spec + 1, "%d.%d", &domain, &serial);
+    while (*p && n < 64) {
+	insts[n++] = atoi(p);
+	while (*p && *p != ',')
+	    p++;
+	if (*p == ',')
+	    p++;
+    }
+    if (spec[0] == '+')
+	sts = pmAddProfile(pmInDom_build(domain, serial), n, n ? insts : NULL);
+    else
+	sts = pmDelProfile(pmInDom_build(domain, serial), n, n ? insts : NULL);
+    if (sts < 0)
+	printf("profile %s err %d\n", spec, sts);
+}
+
+static void
+script(int64_t base)
+{
+    char	line[4096];
+    char	*words[256];
+    int		n, i, sts;
+
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+	n = 0;
+	for (words[n] = strtok(line, " \t\n"); words[n] != NULL && n < 255; words[++n] = strtok(NULL, " \t\n"))
+	    ;
+	if (n == 0)
+	    continue;
+	printf("step");
+	for (i = 0; i < n; i++)
+	    printf(" %s", words[i]);
+	putchar('\n');
+	if ((words[0][0] == '+' || words[0][0] == '-') && strchr(words[0], ':') != NULL)
+	    profile(words[0]);
+	else if (strcmp(words[0], "fetch") == 0 && n >= 2) {
+	    pmHighResResult	*rp;
+	    int			count = atoi(words[1]);
+	    nnames = 0;
+	    lookup(n - 2, words + 2);
+	    unique();
+	    for (i = 0; i < count; i++) {
+		if ((sts = pmFetchHighRes(nnames, pmids, &rp)) < 0) {
+		    printf("fetch err %d\n", sts);
+		    continue;
+		}
+		printresult(rp);
+		pmFreeHighResResult(rp);
+	    }
+	}
+	else if (n >= 2) {
+	    int64_t		start = words[1][0] == '@' ? parsens(words[1] + 1) : base + parsens(words[1]);
+	    struct timespec	origin = tsof(start);
+	    struct timespec	step = { 0, 0 };
+	    int			mode = PM_MODE_FORW;
+	    if (strcmp(words[0], "interp") == 0 && n >= 3) {
+		int64_t d = parsens(words[2]);
+		mode = PM_MODE_INTERP;
+		step = tsof(d < 0 ? -d : d);
+		if (d < 0) {
+		    step.tv_sec = -step.tv_sec;
+		    step.tv_nsec = -step.tv_nsec;
+		}
+	    }
+	    else if (strcmp(words[0], "back") == 0)
+		mode = PM_MODE_BACK;
+	    if ((sts = pmSetModeHighRes(mode, &origin, mode == PM_MODE_INTERP ? &step : NULL)) < 0)
+		printf("setmode err %d\n", sts);
+	}
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -499,11 +589,26 @@ main(int argc, char **argv)
     printf("archive host %s start %lld.%09ld end %lld.%09ld (%d)\n", label.hostname,
 	    (long long)label.start.tv_sec, (long)label.start.tv_nsec,
 	    (long long)end.tv_sec, (long)end.tv_nsec, sts);
-    cmd = argv[2];
-    argc -= 3;
-    argv += 3;
+    argc -= 2;
+    argv += 2;
+    while (argc > 0 && (argv[0][0] == '+' || argv[0][0] == '-') && strchr(argv[0], ':') != NULL) {
+	profile(argv[0]);
+	argc--;
+	argv++;
+    }
+    if (argc < 1) {
+	fprintf(stderr, "fetchdump: command missing\n");
+	return 2;
+    }
+    cmd = argv[0];
+    argc--;
+    argv++;
     if (strcmp(cmd, "records") == 0) {
 	records();
+	return 0;
+    }
+    if (strcmp(cmd, "script") == 0) {
+	script(base);
 	return 0;
     }
     if (strcmp(cmd, "meta") == 0) {
