@@ -16,7 +16,8 @@ import (
 // labels them.
 type Level int
 
-// The message levels.
+// The message levels. Info and Error messages are pmNotifyErr's (with
+// time, process and level); Warning messages are plain lines.
 const (
 	Info Level = iota
 	Warning

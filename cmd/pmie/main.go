@@ -289,7 +289,15 @@ type logger struct {
 }
 
 func (l *logger) notify(level rules.Level, msg string) {
-	name := map[rules.Level]string{rules.Info: "Info", rules.Warning: "Warning", rules.Error: "Error"}[level]
+	if level == rules.Warning {
+		// pmie's warnings about hosts are plain lines
+		if !strings.HasSuffix(msg, "\n") {
+			msg += "\n"
+		}
+		io.WriteString(l.w, msg)
+		return
+	}
+	name := map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level]
 	stamp := time.Now().Format("Mon Jan _2 15:04:05")
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
