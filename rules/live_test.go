@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -351,5 +353,67 @@ func TestReload(t *testing.T) {
 		if !strings.Contains(after, want) {
 			t.Errorf("first cycle after reload has no %q:\n%s", want, after)
 		}
+	}
+}
+
+// openFDs counts this process's open file descriptors.
+func openFDs(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(ents)
+}
+
+// TestManyReconnects checks that a host going away and coming back a
+// hundred times leaves no goroutines or file descriptors behind.
+func TestManyReconnects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	servers, _, b, prog := liveSetup(t, 2)
+	flaky := servers[1]
+	const rounds = 100
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 5 * time.Millisecond, hooks: map[int]func(){}}
+	var lost, back int
+	for i := 0; i < rounds; i++ {
+		n := 4 + 4*i
+		clock.hooks[n] = flaky.Stop
+		clock.hooks[n+2] = func() {
+			if err := flaky.Restart(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	out := &stampedWriter{}
+	cfg := liveConfig(clock, out, 4*rounds+8)
+	cfg.Notify = func(l Level, msg string) {
+		switch {
+		case strings.HasPrefix(msg, "Lost connection"):
+			lost++
+		case strings.HasPrefix(msg, "Re-established"):
+			back++
+		}
+	}
+	// warm up once so that lazily started runtime goroutines exist
+	runtime.GC()
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	e := New(cfg, b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d losses, %d returns", lost, back)
+	if lost < rounds/2 || back < rounds/2 {
+		t.Errorf("only %d losses and %d returns seen", lost, back)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && (runtime.NumGoroutine() > goroutines+2 || openFDs(t) > fds+2) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > goroutines+2 {
+		t.Errorf("goroutines: %d before, %d after", goroutines, g)
+	}
+	if f := openFDs(t); f > fds+2 {
+		t.Errorf("file descriptors: %d before, %d after", fds, f)
 	}
 }
