@@ -42,6 +42,8 @@ type sources struct {
 	handed map[string]bool // metadata context given to a task already
 	opened []pmapi.Context
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
+
+	derivedOnce sync.Once
 	fatal  error            // an archive that cannot be opened: pmie stops there
 }
 
@@ -113,10 +115,13 @@ func (src *sources) adopt(conn string, raw pmapi.Context) {
 // wrap layers PCP's global derived metrics over a context, once they have
 // been loaded.
 func (src *sources) wrap(c pmapi.Context) pmapi.Context {
-	if src.reg == nil {
+	src.mu.Lock()
+	reg := src.reg
+	src.mu.Unlock()
+	if reg == nil {
 		return c
 	}
-	w, _ := derive.Wrap(c, src.reg)
+	w, _ := derive.Wrap(c, reg)
 	return w
 }
 
@@ -125,14 +130,15 @@ func (src *sources) wrap(c pmapi.Context) pmapi.Context {
 // a metric its source does not have: a real metric hides a derived one of
 // the same name, so until then they make no difference.
 func (src *sources) loadDerived() {
-	if src.reg != nil {
-		return
-	}
-	reg, diags := derive.Load()
-	src.reg = reg
-	if text := derive.PCPReport(diags); text != "" {
-		fmt.Fprint(src.log.w, text)
-	}
+	src.derivedOnce.Do(func() {
+		reg, diags := derive.Load()
+		if text := derive.PCPReport(diags); text != "" {
+			fmt.Fprint(src.log.w, text)
+		}
+		src.mu.Lock()
+		src.reg = reg
+		src.mu.Unlock()
+	})
 }
 
 // secondsOf is a timestamp as pmie holds one: microseconds, in seconds.
@@ -252,6 +258,7 @@ type metaSource struct {
 	raw   pmapi.Context // without
 	src   *sources
 	cache map[pmapi.InDom][]pmapi.Instance
+	warm  *warmCache // looked up ahead of binding (live)
 }
 
 func (m *metaSource) Host() string { return m.ctx.Source().Host }
@@ -259,14 +266,16 @@ func (m *metaSource) Host() string { return m.ctx.Source().Host }
 // LookupName looks name up, loading the global derived metrics if the
 // source does not have it.
 func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
+	if w := m.warm; w != nil {
+		if a, ok := w.names[name]; ok {
+			return a.id, a.err
+		}
+	}
 	id, err := m.ctx.LookupName(name)
 	if err == nil || m.ctx != m.raw {
 		return id, err
 	}
 	m.src.loadDerived()
-	if m.src.reg == nil {
-		return id, err
-	}
 	wrapped := m.src.wrap(m.raw)
 	m.src.mu.Lock()
 	for i, c := range m.src.opened {
@@ -279,11 +288,23 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 	return m.ctx.LookupName(name)
 }
 
-func (m *metaSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) { return m.ctx.LookupDesc(id) }
+func (m *metaSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
+	if w := m.warm; w != nil {
+		if a, ok := w.descs[id]; ok {
+			return a.desc, a.err
+		}
+	}
+	return m.ctx.LookupDesc(id)
+}
 
 func (m *metaSource) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 	if in, ok := m.cache[indom]; ok {
 		return in, nil
+	}
+	if w := m.warm; w != nil {
+		if a, ok := w.indoms[indom]; ok {
+			return a.insts, a.err
+		}
 	}
 	var in []pmapi.Instance
 	var err error
