@@ -44,7 +44,7 @@ type sources struct {
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
 
 	derivedOnce sync.Once
-	fatal  error            // an archive that cannot be opened: pmie stops there
+	fatal       error // an archive that cannot be opened: pmie stops there
 }
 
 // openSources checks the archives given (their labels, and that no two
