@@ -280,7 +280,7 @@ func matchInst(x *Node) {
 				if mi >= len(ms) || ms[mi].inames == nil {
 					t = False
 				} else {
-					matched := re.re.MatchString(ms[mi].inames[i]) == want
+					matched := re.matches(ms[mi].inames[i]) == want
 					t = boolTruth(matched && truthAt(in, false, n) != False)
 				}
 				i++
@@ -294,4 +294,19 @@ func matchInst(x *Node) {
 		x.valid = 0
 	}
 	x.stamp[0] = a.stamp0()
+}
+
+// matches reports whether the pattern of a match_inst operand matches an
+// instance name, remembering the answers: instance names repeat from one
+// evaluation to the next.
+func (x *Node) matches(name string) bool {
+	if m, ok := x.memo[name]; ok {
+		return m
+	}
+	if x.memo == nil || len(x.memo) > 4096 {
+		x.memo = map[string]bool{}
+	}
+	m := x.re.MatchString(name)
+	x.memo[name] = m
+	return m
 }
