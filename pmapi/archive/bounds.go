@@ -12,7 +12,7 @@ import (
 func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenMark *bool) error {
 	tThis := rc.t
 	if rc.mark {
-		if mark != markNone && !c.ignoreMark(rc, mark == markForw) {
+		if mark != markNone && !c.ignoreMark(rc) {
 			c.markBounds(tReq, tThis, mark, done, seenMark)
 		}
 		return nil
@@ -57,12 +57,12 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 }
 
 // ignoreMark reports whether interpolation passes over the <mark> rc,
-// just read forwards or backwards, following Options.IgnoreMarks. Like
+// just read (forwards or backwards), following Options.IgnoreMarks. Like
 // libpcp it peeks at the records around the read position: forwards to
 // the next record, then back past the mark to the one before. (Read
 // backwards, that finds the mark itself and the record two before it,
 // as libpcp does.) The position is left where it was.
-func (c *Context) ignoreMark(rc *rec, forward bool) bool {
+func (c *Context) ignoreMark(rc *rec) bool {
 	if !c.opts.IgnoreMarks {
 		return false
 	}

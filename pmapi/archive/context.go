@@ -47,6 +47,11 @@ type Context struct {
 	closed bool
 }
 
+var (
+	_ pmapi.Context = (*Context)(nil)
+	_ pmapi.Seeker  = (*Context)(nil)
+)
+
 // Options adjust a Context the way environment variables adjust libpcp.
 type Options struct {
 	// CounterWrap interpolates counters that go backwards as if they had

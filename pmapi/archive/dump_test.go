@@ -330,7 +330,8 @@ func dumpMeta(c *Context) string {
 		}
 		sets, err := c.Labels(pmapi.LabelDomain, uint32(ids[i]))
 		writeLabels(&b, "domain-labels", sets, err)
-		sets, err = c.Labels(pmapi.LabelCluster, uint32(ids[i]))
+		cluster := pmapi.NewPMID(ids[i].Domain(), ids[i].Cluster(), 0)
+		sets, err = c.Labels(pmapi.LabelCluster, uint32(cluster))
 		writeLabels(&b, "cluster-labels", sets, err)
 		sets, err = c.Labels(pmapi.LabelItem, uint32(ids[i]))
 		writeLabels(&b, "item-labels", sets, err)
@@ -406,6 +407,8 @@ func dumpScript(c *Context, script string) string {
 			if err := applyProfile(c, w[0]); err != nil {
 				fmt.Fprintf(&b, "profile %s err %d\n", w[0], pmapi.Code(err))
 			}
+		case w[0] == "indoms":
+			writeInDoms(&b, c)
 		case w[0] == "fetch" && len(w) >= 2:
 			count, _ := strconv.Atoi(w[1])
 			metrics := w[2:]
@@ -442,4 +445,28 @@ func dumpScript(c *Context, script string) string {
 		}
 	}
 	return b.String()
+}
+
+// writeInDoms prints every instance domain of the context's metrics as of
+// its current time, as fetchdump's "indoms" step does.
+func writeInDoms(b *strings.Builder, c *Context) {
+	ids, descs := lookupAll(c, allNames(c))
+	seen := make(map[pmapi.InDom]bool)
+	for _, id := range ids {
+		d, ok := descs[id]
+		if !ok || id == pmapi.PMIDNull || d.InDom == pmapi.InDomNull || seen[d.InDom] {
+			continue
+		}
+		seen[d.InDom] = true
+		fmt.Fprintf(b, "indom %s", d.InDom)
+		insts, err := c.InDom(d.InDom)
+		if err != nil {
+			fmt.Fprintf(b, " err %d\n", pmapi.Code(err))
+			continue
+		}
+		fmt.Fprintf(b, " %d\n", len(insts))
+		for _, in := range insts {
+			fmt.Fprintf(b, "    %d %s\n", in.ID, quote(in.Name))
+		}
+	}
 }

@@ -45,7 +45,7 @@ func volumeName(vol int) string {
 	return "volume " + strconv.Itoa(vol)
 }
 
-// formatErr builds a FormatError for file f.
+// errorf builds a FormatError for a fault at byte offset off of file f.
 func (f *file) errorf(off int64, code pmapi.Errno, format string, args ...any) *FormatError {
 	return &FormatError{Path: f.path, Volume: f.vol, Offset: off, Code: code, Msg: fmt.Sprintf(format, args...)}
 }

@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -189,10 +188,6 @@ func (f *file) sameArchive(l Label) error {
 		return f.errorf(8, pmapi.ErrLabel, "label (pid %d, host %q) does not match the archive's (pid %d, host %q)", f.label.PID, f.label.Host, l.PID, l.Host)
 	}
 	return nil
-}
-
-func (l Label) String() string {
-	return fmt.Sprintf("v%d host %s start %d", l.Version, l.Host, l.Start)
 }
 
 // stamp3 decodes a log format 3 timestamp: 64-bit seconds, written as

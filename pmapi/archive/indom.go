@@ -149,16 +149,6 @@ func applyDelta(prev, adds []pmapi.Instance, dels []int32) []pmapi.Instance {
 	return out
 }
 
-// at is the observation in force at time t: the latest at or before t.
-func (h *indomHistory) at(t pmapi.Time) *indomSnap {
-	h.sort()
-	i := sort.Search(len(h.snaps), func(i int) bool { return h.snaps[i].time > t })
-	if i == 0 {
-		return nil
-	}
-	return h.snaps[i-1]
-}
-
 // atFunc is the latest observation whose time before(t) accepts.
 func (h *indomHistory) atFunc(before func(pmapi.Time) bool) *indomSnap {
 	h.sort()
@@ -167,12 +157,6 @@ func (h *indomHistory) atFunc(before func(pmapi.Time) bool) *indomSnap {
 		return nil
 	}
 	return h.snaps[i-1]
-}
-
-// latest is the newest observation.
-func (h *indomHistory) latest() *indomSnap {
-	h.sort()
-	return h.snaps[len(h.snaps)-1]
 }
 
 // allInstances is every instance ever in the domain, in the order

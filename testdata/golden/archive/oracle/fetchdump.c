@@ -15,7 +15,8 @@
  * A script has one step a line: "interp START DELTA", "forw START" and
  * "back START" call pmSetMode; "fetch COUNT [METRIC...]" fetches COUNT
  * times (all metrics if none are named); "+INDOM:..." and "-INDOM:..."
- * change the profile.
+ * change the profile; "indoms" prints every instance domain as of the
+ * context's current time (pmGetInDom).
  *
  * Before the command, arguments +INDOM:INST,... and -INDOM:INST,... call
  * pmAddProfile and pmDelProfile (INDOM as in 60.1; no instances for all),
@@ -510,6 +511,47 @@ profile(const char *spec)
 	printf("profile %s err %d\n", spec, sts);
 }
 
+/* pmGetInDom for each instance domain of the archive's metrics, now */
+static void
+printindoms(void)
+{
+    pmInDom	*seen = NULL;
+    int		nseen = 0, i, j, n;
+    int		*insts;
+    char	**inames;
+
+    nnames = 0;
+    lookup(0, NULL);
+    for (i = 0; i < nnames; i++) {
+	pmInDom	indom = descs[i].indom;
+	if (pmids[i] == PM_ID_NULL || indom == PM_INDOM_NULL)
+	    continue;
+	for (j = 0; j < nseen; j++)
+	    if (seen[j] == indom)
+		break;
+	if (j < nseen)
+	    continue;
+	seen = realloc(seen, (nseen + 1) * sizeof(seen[0]));
+	seen[nseen++] = indom;
+	printf("indom %s", pmInDomStr(indom));
+	if ((n = pmGetInDom(indom, &insts, &inames)) < 0) {
+	    printf(" err %d\n", n);
+	    continue;
+	}
+	printf(" %d\n", n);
+	for (j = 0; j < n; j++) {
+	    printf("    %d ", insts[j]);
+	    printstr(inames[j], strlen(inames[j]));
+	    putchar('\n');
+	}
+	if (n > 0) {
+	    free(insts);
+	    free(inames);
+	}
+    }
+    free(seen);
+}
+
 static void
 script(int64_t base)
 {
@@ -529,6 +571,8 @@ script(int64_t base)
 	putchar('\n');
 	if ((words[0][0] == '+' || words[0][0] == '-') && strchr(words[0], ':') != NULL)
 	    profile(words[0]);
+	else if (strcmp(words[0], "indoms") == 0)
+	    printindoms();
 	else if (strcmp(words[0], "fetch") == 0 && n >= 2) {
 	    pmHighResResult	*rp;
 	    int			count = atoi(words[1]);
