@@ -1,5 +1,10 @@
-// Package actions implements what fires when a pmie rule is true: print,
-// shell, syslog and alarm as pmie has them, plus exec, webhook and
-// Alertmanager. Arguments and templates are checked when rules load, with
-// positions, not when an action fires.
+// Package actions runs what fires when a pmie rule is true: print, shell,
+// syslog and alarm as pmie has them. In archive mode (Runner.Replay)
+// actions are reported as pmie reports them, "print Thu Jan  1 00:00:00
+// 1970: message", and never run. SyslogArgs checks a syslog action's -p
+// and -t options when its rule is built, with pmie's warnings.
+//
+// An Event carries the rule's name, time, expanded message and (on
+// demand) its bindings, so that structured notifiers (exec with JSON,
+// webhooks, Alertmanager) can be added as further Runner kinds.
 package actions

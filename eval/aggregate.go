@@ -49,24 +49,32 @@ func reduceNum(r reduction, buf []float64, start, stride, n int) float64 {
 	if start >= len(buf) {
 		return 0
 	}
+	div := n
+	if last := start + (n-1)*stride; last >= len(buf) {
+		n = (len(buf)-1-start)/stride + 1
+	}
 	a := buf[start]
-	for j, k := 1, start+stride; j < n && k < len(buf); j, k = j+1, k+stride {
-		v := buf[k]
-		switch r {
-		case redSum, redAvg:
-			a += v
-		case redMax:
-			if v > a {
-				a = v
-			}
-		case redMin:
-			if v < a {
+	switch r {
+	case redSum, redAvg:
+		m := n
+		for k := start + stride; m > 1; k, m = k+stride, m-1 {
+			a += buf[k]
+		}
+		if r == redAvg {
+			a /= float64(div)
+		}
+	case redMax:
+		for k := start + stride; n > 1; k, n = k+stride, n-1 {
+			if v := buf[k]; v > a {
 				a = v
 			}
 		}
-	}
-	if r == redAvg {
-		a /= float64(n)
+	case redMin:
+		for k := start + stride; n > 1; k, n = k+stride, n-1 {
+			if v := buf[k]; v < a {
+				a = v
+			}
+		}
 	}
 	return a
 }
@@ -77,42 +85,41 @@ func reduceTruth(r reduction, pcnt float64, buf []Truth, start, stride, n int) (
 	if start >= len(buf) {
 		return Unknown, 0
 	}
-	a := buf[start]
-	sum := int(a)
-	cnt := 0
-	if a == True {
-		cnt = 1
+	m := n
+	if last := start + (n-1)*stride; last >= len(buf) {
+		m = (len(buf)-1-start)/stride + 1
 	}
-	for j, k := 1, start+stride; j < n && k < len(buf); j, k = j+1, k+stride {
-		v := buf[k]
-		switch r {
-		case redAll:
-			if v == False {
-				a = False
+	a := buf[start]
+	switch r {
+	case redAll, redSome:
+		// pmie's loop: a decisive member decides, an unknown one makes
+		// the answer unknown unless it already is; so order matters
+		decisive := False
+		if r == redSome {
+			decisive = True
+		}
+		for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+			if v := buf[k]; v == decisive {
+				a = decisive
 			} else if v == Unknown && a != Unknown {
 				a = Unknown
-			}
-		case redSome:
-			if v == True {
-				a = True
-			} else if v == Unknown && a != Unknown {
-				a = Unknown
-			}
-		case redPcnt:
-			sum += int(v)
-		case redCount:
-			if v == True {
-				cnt++
 			}
 		}
-	}
-	switch r {
+		return a, 0
 	case redPcnt:
+		sum := int(a)
+		for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+			sum += int(buf[k])
+		}
 		return boolTruth(sum >= int(0.5+pcnt*float64(n))), 0
-	case redCount:
-		return False, float64(cnt)
 	}
-	return a, 0
+	cnt := 0
+	for k, j := start, 0; j < m; k, j = k+stride, j+1 {
+		if buf[k] == True {
+			cnt++
+		}
+	}
+	return False, float64(cnt)
 }
 
 // reduceInto stores the reduction of n values of a's buffer (raw when raw
@@ -273,7 +280,7 @@ func matchInst(x *Node) {
 				if mi >= len(ms) || ms[mi].inames == nil {
 					t = False
 				} else {
-					matched := re.re.MatchString(ms[mi].inames[i]) == want
+					matched := re.matches(ms[mi].inames[i]) == want
 					t = boolTruth(matched && truthAt(in, false, n) != False)
 				}
 				i++
@@ -287,4 +294,19 @@ func matchInst(x *Node) {
 		x.valid = 0
 	}
 	x.stamp[0] = a.stamp0()
+}
+
+// matches reports whether the pattern of a match_inst operand matches an
+// instance name, remembering the answers: instance names repeat from one
+// evaluation to the next.
+func (x *Node) matches(name string) bool {
+	if m, ok := x.memo[name]; ok {
+		return m
+	}
+	if x.memo == nil || len(x.memo) > 4096 {
+		x.memo = map[string]bool{}
+	}
+	m := x.re.MatchString(name)
+	x.memo[name] = m
+	return m
 }

@@ -102,53 +102,68 @@ func (x *Node) newestTruths() []Truth {
 	return x.truths(0)
 }
 
-// numBinary returns the evaluator of a binary operator over numbers:
-// arithmetic (out writes numbers) or a comparison (out writes truths).
-func numBinary[O any](out func(*Node) []O, f func(a, b float64) O, ar arity) func(*Node) {
+// arithmetic returns the evaluator of a binary arithmetic operator.
+func arithmetic(op Op, ar arity) func(*Node) {
 	return func(x *Node) {
 		if !binaryReady(x, ar) {
 			return
 		}
 		v1, v2 := x.Arg1.newestNums(), x.Arg2.newestNums()
-		dst := out(x)
-		n := min(x.count(ar), len(dst))
-		s1, s2 := ar.first(), ar.second()
-		for i := 0; i < n; i++ {
-			dst[i] = f(numAt(v1, s1, i), numAt(v2, s2, i))
+		out := x.newestNums()
+		n := min(x.count(ar), len(out))
+		out = out[:n]
+		switch {
+		case ar == arityN1 && len(v1) >= n:
+			arithSetScalar(op, v1, numAt(v2, true, 0), false, out)
+		case ar == arity1N && len(v2) >= n:
+			arithSetScalar(op, v2, numAt(v1, true, 0), true, out)
+		case ar == arityNN && len(v1) >= n && len(v2) >= n:
+			arithSets(op, v1, v2, out)
+		default:
+			s1, s2 := ar.first(), ar.second()
+			for i := range out {
+				a, b := numAt(v1, s1, i), numAt(v2, s2, i)
+				switch op {
+				case OpAdd:
+					out[i] = a + b
+				case OpSub:
+					out[i] = a - b
+				case OpMul:
+					out[i] = a * b
+				default:
+					out[i] = a / b
+				}
+			}
 		}
 		x.stamp[0] = newerStamp(x.Arg1, x.Arg2)
 		x.valid++
 	}
 }
 
-// arithmetic returns the evaluator of a binary arithmetic operator.
-func arithmetic(f func(a, b float64) float64, ar arity) func(*Node) {
-	return numBinary((*Node).newestNums, f, ar)
-}
-
 // relational returns the evaluator of a numeric comparison. A comparison
 // with a value missing because its host is down is unknown.
-func relational(f func(a, b float64) bool, ar arity) func(*Node) {
-	return numBinary((*Node).newestTruths, func(a, b float64) Truth {
-		if a != a || b != b {
-			if isMissing(a) || isMissing(b) {
-				return Unknown
+func relational(op Op, ar arity) func(*Node) {
+	return func(x *Node) {
+		if !binaryReady(x, ar) {
+			return
+		}
+		v1, v2 := x.Arg1.newestNums(), x.Arg2.newestNums()
+		out := x.newestTruths()
+		n := min(x.count(ar), len(out))
+		out = out[:n]
+		switch {
+		case ar == arityN1 && len(v1) >= n:
+			compareSetScalar(op, v1, numAt(v2, true, 0), out)
+		default:
+			s1, s2 := ar.first(), ar.second()
+			for i := range out {
+				out[i] = compare(op, numAt(v1, s1, i), numAt(v2, s2, i))
 			}
 		}
-		return boolTruth(f(a, b))
-	}, ar)
+		x.stamp[0] = newerStamp(x.Arg1, x.Arg2)
+		x.valid++
+	}
 }
-
-func add(a, b float64) float64 { return a + b }
-func sub(a, b float64) float64 { return a - b }
-func mul(a, b float64) float64 { return a * b }
-func div(a, b float64) float64 { return a / b }
-func eq(a, b float64) bool     { return a == b }
-func neq(a, b float64) bool    { return a != b }
-func lt(a, b float64) bool     { return a < b }
-func lte(a, b float64) bool    { return a <= b }
-func gt(a, b float64) bool     { return a > b }
-func gte(a, b float64) bool    { return a >= b }
 
 // stringValue is value i of the newest sample of a string operand: a
 // string constant (only i == 0) or a string-valued metric.

@@ -43,88 +43,104 @@ func (b *Builder) findEval(x *Node) {
 	x.eval = chooseEval(x, b.Env.Runtime)
 }
 
-// chooseEval picks the evaluator of x.
-func chooseEval(x *Node, rt *Runtime) func(*Node) {
-	ar := arityOf(x)
-	one := ar.first()
-	switch x.Op {
-	case OpRule:
-		return ruleEval
-	case OpRuleset:
-		return rulesetEval(rt)
-	case OpFetch:
-		m := x.metrics.m[0]
-		switch {
-		case m.Desc.InDom == pmapi.InDomNull || m.conv == 0:
-			return fetchSingle
-		case m.specinst == 0:
-			return fetchAll
-		}
-		return fetchSome
-	case OpDelay:
-		return delay(one)
-	case OpRate:
-		return rate(one)
-	case OpInstant:
+// chooser makes the evaluator of a node from its operands' arity.
+type chooser func(x *Node, ar arity, rt *Runtime) func(*Node)
+
+// fixed is a chooser for an evaluator that does not depend on arity.
+func fixed(f func(*Node)) chooser {
+	return func(*Node, arity, *Runtime) func(*Node) { return f }
+}
+
+// single1 is a chooser for a unary evaluator with a single-value variant.
+func single1(make func(single bool) func(*Node)) chooser {
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return make(ar.first()) }
+}
+
+// byArity is a chooser for a binary evaluator made from op and arity.
+func byArity(op Op, make func(Op, arity) func(*Node)) chooser {
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return make(op, ar) }
+}
+
+// evaluators gives, for each operator that is evaluated, how to choose
+// its evaluator; TestEvaluatorTable checks that every operator has one.
+var evaluators = map[Op]chooser{
+	OpRule:    fixed(ruleEval),
+	OpRuleset: func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rulesetEval(rt) },
+	OpFetch:   func(x *Node, _ arity, _ *Runtime) func(*Node) { return fetchEval(x) },
+	OpDelay:   single1(delay),
+	OpRate:    single1(rate),
+	OpInstant: single1(func(one bool) func(*Node) {
 		return unaryOp((*Node).newestNums, (*Node).newestNums, same, one)
-	case OpNeg:
+	}),
+	OpNeg: single1(func(one bool) func(*Node) {
 		return unaryOp((*Node).newestNums, (*Node).newestNums, neg, one)
-	case OpNot:
+	}),
+	OpNot: single1(func(one bool) func(*Node) {
 		return unaryOp((*Node).newestTruths, (*Node).newestTruths, Not, one)
-	case OpRise:
-		return edge(true, one)
-	case OpFall:
-		return edge(false, one)
-	case OpAdd:
-		return arithmetic(add, ar)
-	case OpSub:
-		return arithmetic(sub, ar)
-	case OpMul:
-		return arithmetic(mul, ar)
-	case OpDiv:
-		return arithmetic(div, ar)
-	case OpEq:
-		return relational(eq, ar)
-	case OpNeq:
-		return relational(neq, ar)
-	case OpLt:
-		return relational(lt, ar)
-	case OpLte:
-		return relational(lte, ar)
-	case OpGt:
-		return relational(gt, ar)
-	case OpGte:
-		return relational(gte, ar)
-	case OpEqStr:
-		return stringCompare(true, ar)
-	case OpNeqStr:
-		return stringCompare(false, ar)
-	case OpAnd:
-		return logical(And, andOne, ar)
-	case OpOr:
-		return logical(Or, orOne, ar)
-	case OpMatch, OpNomatch:
-		return matchInst
-	case OpOther:
-		return nil
-	case OpActSeq:
-		return actSeq
-	case OpActAlt:
-		return actAlt
-	case OpShell, OpAlarm, OpSyslog, OpPrint, OpStomp:
-		return actLeaf
-	case OpArg:
-		return nil
-	}
-	if x.Op >= OpSumHost && x.Op <= OpMinTime || x.Op >= OpAllHost && x.Op <= OpCountTime {
-		r := reductionOf(x.Op)
-		switch x.Op.domainOf() {
-		case DomHost:
-			return acrossHosts(r)
-		case DomInst:
-			return acrossInstances(r)
+	}),
+	OpRise:    single1(func(one bool) func(*Node) { return edge(true, one) }),
+	OpFall:    single1(func(one bool) func(*Node) { return edge(false, one) }),
+	OpAdd:     byArity(OpAdd, arithmetic),
+	OpSub:     byArity(OpSub, arithmetic),
+	OpMul:     byArity(OpMul, arithmetic),
+	OpDiv:     byArity(OpDiv, arithmetic),
+	OpEq:      byArity(OpEq, relational),
+	OpNeq:     byArity(OpNeq, relational),
+	OpLt:      byArity(OpLt, relational),
+	OpLte:     byArity(OpLte, relational),
+	OpGt:      byArity(OpGt, relational),
+	OpGte:     byArity(OpGte, relational),
+	OpEqStr:   func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(true, ar) },
+	OpNeqStr:  func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(false, ar) },
+	OpAnd:     func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(And, andOne, ar) },
+	OpOr:      func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(Or, orOne, ar) },
+	OpMatch:   fixed(matchInst),
+	OpNomatch: fixed(matchInst),
+	OpActSeq:  fixed(actSeq),
+	OpActAlt:  fixed(actAlt),
+	OpShell:   fixed(actLeaf),
+	OpAlarm:   fixed(actLeaf),
+	OpSyslog:  fixed(actLeaf),
+	OpPrint:   fixed(actLeaf),
+	OpStomp:   fixed(actLeaf),
+}
+
+func init() {
+	for op := OpSumHost; op <= OpCountTime; op++ {
+		if !op.aggregate() && !(op >= OpAllHost && op <= OpPcntTime) {
+			continue
 		}
-		return acrossSamples(r)
+		r := reductionOf(op)
+		switch op.domainOf() {
+		case DomHost:
+			evaluators[op] = fixed(acrossHosts(r))
+		case DomInst:
+			evaluators[op] = fixed(acrossInstances(r))
+		default:
+			evaluators[op] = fixed(acrossSamples(r))
+		}
 	}
-	return nil
+}
+
+// fetchEval picks the fetch evaluator for the first host's metric: one
+// value per host, every instance, or the instances the rule names.
+func fetchEval(x *Node) func(*Node) {
+	m := x.metrics.m[0]
+	switch {
+	case m.Desc.InDom == pmapi.InDomNull || m.conv == 0:
+		return fetchSingle
+	case m.specinst == 0:
+		return fetchAll
+	}
+	return fetchSome
+}
+
+// chooseEval picks the evaluator of x; nodes that are not evaluated
+// (constants, the parts of rulesets and actions) have none.
+func chooseEval(x *Node, rt *Runtime) func(*Node) {
+	c := evaluators[x.Op]
+	if c == nil {
+		return nil
+	}
+	return c(x, arityOf(x), rt)
 }

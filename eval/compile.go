@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strconv"
+
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -75,7 +77,11 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	if s.Anonymous {
 		name = "" // numbered here: pmie skips statements whose metrics fail
 	}
-	return c.B.Statement(c.Prog, name, x, c.Delta)
+	r := c.B.Statement(c.Prog, name, x, c.Delta)
+	if r != nil {
+		r.Key = name + "\x00" + lang.FormatPmie(s.X) + "\x00" + strconv.FormatFloat(c.Delta, 'g', -1, 64)
+	}
+	return r
 }
 
 // want checks an operand's category, reporting pmie's grammar error.

@@ -1,8 +1,27 @@
-// Package eval compiles pmie expressions to programs over hosts x instances
-// x samples and runs them: three-valued truth, quantifiers, aggregates,
-// automatic rate conversion of counters, sample windows, and the bindings
-// that actions print.
+// Package eval compiles pmie expressions to runtime trees over hosts x
+// instances x samples and evaluates them exactly as pmie 6.0.3 does:
+// three-valued truth, quantifiers and aggregates over hosts, instances and
+// samples, automatic rate conversion of counters, canonical units, sample
+// windows, rising and falling, rules and rulesets, and the bindings that
+// %h %c %i and %v stand for in actions.
 //
-// eval uses lang, derive and pmapi. Scheduling, holdoff and action dispatch
-// belong to rules.
+// The pipeline: lang parses a rule file; Compiler walks each statement's
+// syntax tree and calls Builder, which builds a Rule's tree node by node
+// the way pmie's parser actions build theirs (binding each metric to its
+// source's metadata through Env, inheriting domains from the primary
+// operand, choosing an evaluator for each node's shape, folding constants).
+// Each Node keeps a ring buffer of its last samples; Rule.Eval evaluates
+// the tree once, after the engine has delivered fetched values to the
+// rule's Metrics. AppendValue, AppendAnnotated and AppendSatisfying print
+// values as pmie -v, -V and -W do; actions go to a passed-in Actor.
+//
+// Where pmie's results depend on its data layout (the order quantifiers
+// meet unknown members, buffers walked in storage order, a multi-host
+// aggregate starting on the previous host's last value), eval keeps the
+// same layout so that output is identical. Where pmie reads freed or
+// uninitialised memory, eval gives an answer instead: unknown, or the
+// quoted string.
+//
+// eval uses lang and pmapi. Scheduling, fetching, host connections and
+// running actions belong to rules and actions.
 package eval

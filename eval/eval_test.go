@@ -125,3 +125,15 @@ func TestAggregatesAndWindows(t *testing.T) {
 		t.Errorf("-V of max: %q want %q", got, want)
 	}
 }
+
+// TestEvaluatorTable checks that every operator that is evaluated has an
+// evaluator, and that those that are not have none.
+func TestEvaluatorTable(t *testing.T) {
+	notEvaluated := map[Op]bool{OpOther: true, OpArg: true, OpNop: true, OpVar: true}
+	for op := Op(0); op < numOps; op++ {
+		_, ok := evaluators[op]
+		if ok == notEvaluated[op] {
+			t.Errorf("%v (%d): has evaluator %v", op, op, ok)
+		}
+	}
+}

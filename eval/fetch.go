@@ -127,6 +127,30 @@ func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	}
 }
 
+// extractRun stores the values vals of m from position pos of the newest
+// sample of x, returning the position after them.
+func (x *Node) extractRun(m *Metric, vals []pmapi.Value, pos int) int {
+	if x.store != storeNum {
+		for j := range vals {
+			x.extract(m, &vals[j], pos+j)
+		}
+		return pos + len(vals)
+	}
+	out := x.nums(0)
+	if pos >= len(out) {
+		return pos + len(vals)
+	}
+	dst := out[pos:]
+	if len(vals) < len(dst) {
+		dst = dst[:len(vals)]
+	}
+	conv := m.conv
+	for j := range dst {
+		dst[j] = conv * vals[j].Atom.Float64()
+	}
+	return pos + len(vals)
+}
+
 // fetchSingle evaluates a fetch of a metric without instances (or one whose
 // metadata is still unknown): one value per host.
 func fetchSingle(x *Node) {
@@ -197,9 +221,8 @@ func fetchAll(x *Node) {
 			continue
 		}
 		start := pos
-		for j := 0; j < m.nidom; j++ {
-			x.extract(m, &m.vset.Values[j], pos)
-			pos++
+		if m.vset != nil && m.nidom > 0 {
+			pos = x.extractRun(m, m.vset.Values[:m.nidom], pos)
 		}
 		stamp = x.doneWith(m, dorate, start, pos, stamp)
 	}

@@ -72,9 +72,10 @@ type Node struct {
 
 	dorate bool // fetch: convert counters to rates
 
-	text string         // string constant, or an action's message
-	re   *regexp.Regexp // regular expression operand of match_inst
-	act  *actionState   // action leaves
+	text string          // string constant, or an action's message
+	re   *regexp.Regexp  // regular expression operand of match_inst
+	memo map[string]bool // its answers for instance names seen
+	act  *actionState    // action leaves
 }
 
 // metricSet is the per-host metrics of one fetch node, shared by every node

@@ -8,6 +8,11 @@ type Rule struct {
 	Root    *Node
 	Delta   float64   // seconds
 	Metrics []*Metric // every metric its fetch nodes read
+	// Key identifies the rule across reloads: its text as written, its
+	// name unless pmie made it up, and its interval. A reloaded rule with
+	// the same key carries on with the state (sample history, rising and
+	// falling memory, holdoff) of the one it replaces.
+	Key string
 }
 
 // Program is the statements loaded so far: rules in order of declaration,

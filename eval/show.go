@@ -165,6 +165,19 @@ func appendBinding(b []byte, host, inst string, hasInst bool) []byte {
 	return append(b, ": "...)
 }
 
+// appendMember formats member i of x for -V and -W: truths as words,
+// numbers as numbers. Strings are quoted (pmie prints them as garbage
+// numbers, or crashes).
+func (x *Node) appendMember(b []byte, i int) []byte {
+	switch {
+	case x.sem == SemBoolean:
+		return x.appendTruths(b, i)
+	case x.store == storeStr:
+		return x.appendStrings(b, i)
+	}
+	return x.appendNums(b, i)
+}
+
 // AppendAnnotated appends x's value as pmie -V prints it: one line per
 // host and instance, each naming them.
 func (x *Node) AppendAnnotated(b []byte) []byte {
@@ -174,11 +187,7 @@ func (x *Node) AppendAnnotated(b []byte) []byte {
 	for i := 0; i < x.tspan; i++ {
 		hb := lookupHostInst(x, i)
 		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
-		if x.sem == SemBoolean {
-			b = x.appendTruths(b, i)
-		} else {
-			b = x.appendNums(b, i)
-		}
+		b = x.appendMember(b, i)
 	}
 	return b
 }
@@ -203,11 +212,7 @@ func (x *Node) AppendSatisfying(b []byte) []byte {
 		}
 		hb := lookupHostInst(x1, i)
 		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
-		if x2.sem == SemBoolean {
-			b = x2.appendTruths(b, i)
-		} else {
-			b = x2.appendNums(b, i)
-		}
+		b = x2.appendMember(b, i)
 	}
 	return b
 }

@@ -36,11 +36,15 @@ func (x *Node) syntax(b *strings.Builder) {
 		}
 		ms := f.metrics.m
 		b.WriteString(ms[0].Name)
-		for _, m := range ms {
-			b.WriteString(" :" + m.Host)
+		if len(ms) > 1 {
+			for _, m := range ms {
+				b.WriteString(" :" + m.Host)
+			}
 		}
-		for i := 0; i < ms[0].nidom && ms[0].inames != nil && i < len(ms[0].inames); i++ {
-			b.WriteString(" #" + ms[0].inames[i])
+		if ms[0].specinst > 0 {
+			for i := 0; i < ms[0].nidom && i < len(ms[0].inames); i++ {
+				b.WriteString(" #" + quoteInst(ms[0].inames[i]))
+			}
 		}
 		switch {
 		case x.Op == OpFetch && x.tdom > 1:
@@ -84,6 +88,16 @@ func (x *Node) syntax(b *strings.Builder) {
 	}
 }
 
+// quoteInst quotes an instance name unless it is a plain identifier.
+func quoteInst(s string) string {
+	for i, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && c >= '0' && c <= '9') {
+			return "'" + s + "'"
+		}
+	}
+	return s
+}
+
 // operand renders x as the operand of another operator.
 func (x *Node) operand(b *strings.Builder) {
 	if x.simpleOperand() {
@@ -110,8 +124,8 @@ type Mixed struct {
 }
 
 // MixedComparisons finds the comparisons in r whose operands have known
-// units of different dimensions (a dimensionless operand, such as a bare
-// number, goes with anything).
+// units of different dimensions. A bare number (a dimensionless constant)
+// goes with anything.
 func MixedComparisons(r *Rule) []Mixed {
 	var out []Mixed
 	var walk func(x *Node)
@@ -122,7 +136,8 @@ func MixedComparisons(r *Rule) []Mixed {
 		switch x.Op {
 		case OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte:
 			u1, u2 := x.Arg1.units, x.Arg2.units
-			if u1.Known && u2.Known && !u1.Dimensionless() && !u2.Dimensionless() && !u1.SameDimension(u2.Units) {
+			bare := func(x *Node, u Units) bool { return x.Op == OpNop && u.Dimensionless() }
+			if u1.Known && u2.Known && !u1.SameDimension(u2.Units) && !bare(x.Arg1, u1) && !bare(x.Arg2, u2) {
 				out = append(out, Mixed{Left: x.Arg1.Syntax(), Right: x.Arg2.Syntax(),
 					LeftUnits: UnitsString(u1.Units), RightUnits: UnitsString(u2.Units)})
 			}

@@ -16,7 +16,8 @@ import (
 // labels them.
 type Level int
 
-// The message levels.
+// The message levels. Info and Error messages are pmNotifyErr's (with
+// time, process and level); Warning messages are plain lines.
 const (
 	Info Level = iota
 	Warning
@@ -73,6 +74,9 @@ type Engine struct {
 	out   *bufio.Writer
 	line  []byte
 	hosts *hostStates
+
+	mu      sync.Mutex
+	pending *reload
 }
 
 // New groups the rules of prog into tasks by sample interval, as pmie
@@ -84,18 +88,29 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
-	e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
+	if w, ok := cfg.Out.(*bufio.Writer); ok {
+		e.out = w
+	} else {
+		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
+	}
+	e.tasks = groupTasks(prog)
+	return e
+}
+
+// groupTasks puts the rules of prog into tasks by interval.
+func groupTasks(prog *eval.Program) []*task {
+	var tasks []*task
 	for _, r := range prog.Rules {
 		var t *task
-		if n := len(e.tasks); n > 0 && e.tasks[n-1].delta == r.Delta {
-			t = e.tasks[n-1]
+		if n := len(tasks); n > 0 && tasks[n-1].delta == r.Delta {
+			t = tasks[n-1]
 		} else {
-			t = &task{nth: len(e.tasks), delta: r.Delta}
-			e.tasks = append(e.tasks, t)
+			t = &task{nth: len(tasks), delta: r.Delta}
+			tasks = append(tasks, t)
 		}
 		t.add(r)
 	}
-	return e
+	return tasks
 }
 
 // Tasks is the number of distinct schedules.
@@ -213,13 +228,13 @@ func (e *Engine) fetch(t *task) error {
 // printValues writes each rule's value as -v, -V or -W asks.
 func (e *Engine) printValues(t *task, now float64) {
 	b := e.line[:0]
+	stamp := ""
+	if e.cfg.ShowTime && e.cfg.TimeString != nil {
+		stamp = " (" + e.cfg.TimeString(now) + ")"
+	}
 	for _, r := range t.rules {
 		b = append(b, r.Name...)
-		if e.cfg.ShowTime && e.cfg.TimeString != nil {
-			b = append(b, " ("...)
-			b = append(b, e.cfg.TimeString(now)...)
-			b = append(b, ')')
-		}
+		b = append(b, stamp...)
 		b = append(b, ": "...)
 		switch e.cfg.Verbose {
 		case 1:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/pmcd"
 )
 
 // errBusy marks a host whose previous fetch has not finished.
@@ -67,16 +68,7 @@ func (e *Engine) failedConnect(conn string, err error) {
 	if !e.hosts.change(conn, stateFailInit) || e.cfg.Quiet || e.cfg.Notify == nil {
 		return
 	}
-	switch pmapi.Code(err) {
-	case pmapi.Errno(-111): // ECONNREFUSED
-		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" does not respond")
-	case pmapi.ErrPermission:
-		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" does not permit delivery of metrics to the local host")
-	case pmapi.ErrConnLimit:
-		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" has exceeded its connection limit")
-	default:
-		e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" is unreachable")
-	}
+	e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" "+pmcd.Unreachable(err))
 }
 
 // runLive evaluates on the real-time clock until the stop time or until
@@ -94,6 +86,13 @@ func (e *Engine) runLive(ctx context.Context) error {
 	}
 	defer e.closeAll()
 	for len(q) > 0 {
+		if r := e.takeReload(); r != nil {
+			e.applyReload(r, e.realNow())
+			q = append(q[:0], e.tasks...)
+			if len(q) == 0 {
+				break
+			}
+		}
 		t := q[0]
 		now := t.when
 		if now > e.cfg.Stop {
@@ -315,7 +314,7 @@ func (e *Engine) abandon(h *hostFetch) {
 // depends on it becomes unknown, and reconnection starts.
 func (e *Engine) lost(h *hostFetch, err error) {
 	if e.cfg.Notify != nil {
-		e.cfg.Notify(Error, "pmFetch from "+h.conn+" failed: "+pmapi.Code(err).Error())
+		e.cfg.Notify(Error, "pmFetch from "+h.hostName()+" failed: "+errText(err))
 	}
 	e.hosts.change(h.conn, stateLost)
 	h.down = true
@@ -342,4 +341,23 @@ func usesConn(r *eval.Rule, conn string) bool {
 		}
 	}
 	return false
+}
+
+// hostName is the name the host of h reports, or its connection.
+func (h *hostFetch) hostName() string {
+	for _, m := range h.metrics {
+		if m.Host != "" {
+			return m.Host
+		}
+	}
+	return h.conn
+}
+
+// errText is PCP's wording of a fetch error.
+func errText(err error) string {
+	var e pmapi.Errno
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	return pmapi.Code(err).Error()
 }

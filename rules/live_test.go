@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -304,5 +306,114 @@ func TestLateMetric(t *testing.T) {
 		if !strings.Contains(last, want) {
 			t.Errorf("last cycle has no %q:\n%s", want, last)
 		}
+	}
+}
+
+// TestReload checks that a reloaded rule with the same key carries on
+// with the state of the one it replaces, while a new rule starts afresh.
+func TestReload(t *testing.T) {
+	srv := pmcdtest.Start(t, pmcdtest.Sample("solo"))
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		return ctxSource{c}, nil
+	}}
+	build := func(withLoad bool) (*eval.Builder, *eval.Program) {
+		b := &eval.Builder{Env: env}
+		prog := &eval.Program{}
+		b.Begin()
+		r := b.Statement(prog, "hist", b.Fetch("mem.util.free", nil, nil, 0, 2), 10)
+		r.Key = "hist"
+		if withLoad {
+			b.Begin()
+			r = b.Statement(prog, "more", b.Fetch("hinv.ncpu", nil, nil, 0, 1), 10)
+			r.Key = "more"
+		}
+		return b, prog
+	}
+	b, prog := build(false)
+	var e *Engine
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 10 * time.Millisecond}
+	clock.hooks = map[int]func(){3: func() { e.Reload(build(true)) }}
+	out := &stampedWriter{}
+	e = New(liveConfig(clock, out, 6), b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cycles := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if len(cycles) < 4 {
+		t.Fatalf("only %d cycles:\n%s", len(cycles), out.String())
+	}
+	after := cycles[3]
+	for _, want := range []string{"solo: 126418944 126418944 126418944", "more: \n    solo: 4 ?"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("first cycle after reload has no %q:\n%s", want, after)
+		}
+	}
+}
+
+// openFDs counts this process's open file descriptors.
+func openFDs(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(ents)
+}
+
+// TestManyReconnects checks that a host going away and coming back a
+// hundred times leaves no goroutines or file descriptors behind.
+func TestManyReconnects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	servers, _, b, prog := liveSetup(t, 2)
+	flaky := servers[1]
+	const rounds = 100
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 5 * time.Millisecond, hooks: map[int]func(){}}
+	var lost, back int
+	for i := 0; i < rounds; i++ {
+		n := 4 + 4*i
+		clock.hooks[n] = flaky.Stop
+		clock.hooks[n+2] = func() {
+			if err := flaky.Restart(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	out := &stampedWriter{}
+	cfg := liveConfig(clock, out, 4*rounds+8)
+	cfg.Notify = func(l Level, msg string) {
+		switch {
+		case strings.HasPrefix(msg, "Lost connection"):
+			lost++
+		case strings.HasPrefix(msg, "Re-established"):
+			back++
+		}
+	}
+	// warm up once so that lazily started runtime goroutines exist
+	runtime.GC()
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	e := New(cfg, b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d losses, %d returns", lost, back)
+	if lost < rounds/2 || back < rounds/2 {
+		t.Errorf("only %d losses and %d returns seen", lost, back)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && (runtime.NumGoroutine() > goroutines+2 || openFDs(t) > fds+2) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > goroutines+2 {
+		t.Errorf("goroutines: %d before, %d after", goroutines, g)
+	}
+	if f := openFDs(t); f > fds+2 {
+		t.Errorf("file descriptors: %d before, %d after", fds, f)
 	}
 }

@@ -87,6 +87,8 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 // archive that cannot be opened.
 func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) bool {
 	f := lang.ParsePmie(name, text)
+	src.prefetch(f.Stmts)
+	defer src.cool()
 	di := 0
 	// syntax prints the parser's diagnostics up to offset before.
 	syntax := func(before int) {

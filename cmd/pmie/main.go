@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +49,11 @@ type settings struct {
 }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// pmie runs for long and holds little: trade a little CPU for a
+		// smaller footprint
+		debug.SetGCPercent(50)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	endProfiles := startProfiles()
@@ -148,12 +154,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	if s.logfile != "" {
-		f, err := os.OpenFile(s.logfile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		f, err := openLog(s.logfile)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot open log file %s: %v\n", prog, s.logfile, err)
 			return 1
 		}
-		defer f.Close()
+		defer closeLog(f)
 		stderr = f
 	}
 	if s.buffer {
@@ -162,92 +168,119 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
 	stderr = &flushFirst{out: out, w: stderr}
-	log := &logger{w: stderr, pid: os.Getpid()}
-
-	src, err := openSources(s, log)
-	if err != nil {
+	p := &session{s: s, out: out, stderr: stderr, log: &logger{w: stderr, pid: os.Getpid()}}
+	if err := p.setUp(); err != nil {
 		fmt.Fprint(stderr, err)
 		return 1
 	}
-	defer src.close()
-
-	loc, err := src.zone(s, out)
-	if err != nil {
-		fmt.Fprint(stderr, err)
+	defer p.src.close()
+	if !loadRules(s, p.compiler(), p.src, stdin, stderr) {
+		out.Flush()
+		if p.src.fatal != nil {
+			fmt.Fprint(stderr, p.src.fatal)
+		}
 		return 1
 	}
-	delta := 10.0
+	mixed := checkUnits(p.program, stderr)
+	switch {
+	case s.checkUnits && mixed > 0:
+		return 1
+	case s.checkUnits || s.check:
+		return 0
+	}
+	return p.evaluate(ctx)
+}
+
+// session is one run of pmie: its sources, time, and the rules loaded.
+type session struct {
+	s      settings
+	out    *bufio.Writer
+	stderr io.Writer
+	log    *logger
+
+	src   *sources
+	loc   *time.Location
+	delta float64 // default sample interval, seconds
+	now   float64 // when evaluation would start by default
+	rt    *eval.Runtime
+
+	b       *eval.Builder
+	program *eval.Program
+}
+
+// setUp opens the sources and works out the time zone, the default
+// interval and the time window, as pmie does before reading rules.
+func (p *session) setUp() error {
+	s := p.s
+	var err error
+	if p.src, err = openSources(s, p.log); err != nil {
+		return err
+	}
+	if p.loc, err = p.src.zone(s, p.out); err != nil {
+		return err
+	}
+	p.delta = 10
 	if s.interval != "" {
 		d, err := pmapi.ParseInterval(s.interval)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: -t argument not in pmParseInterval(3) format:\n%v\n", prog, err)
-			return 1
+			return fmt.Errorf("%s: -t argument not in pmParseInterval(3) format:\n%v\n", prog, err)
 		}
-		delta = float64(d.Round(time.Microsecond)/time.Microsecond) / 1e6
+		p.delta = float64(d.Round(time.Microsecond)/time.Microsecond) / 1e6
 	}
-	cal := calendar(loc)
-	clock := eval.NewClock()
-	rt := &eval.Runtime{Clock: clock}
-	now := src.first
-	if !src.archive {
-		now = float64(time.Now().UnixNano()) / 1e9
+	p.rt = &eval.Runtime{Clock: eval.NewClock()}
+	p.now = p.src.first
+	if !p.src.archive {
+		p.now = float64(time.Now().UnixNano()) / 1e9
 	}
-	clock.Reflect(now, delta, cal)
-	if _, err := src.window(s, now, loc); err != nil {
-		fmt.Fprint(stderr, err)
-		return 1
-	}
+	p.rt.Clock.Reflect(p.now, p.delta, calendar(p.loc))
+	_, err = p.src.window(s, p.now, p.loc)
+	return err
+}
 
-	b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
-	program := &eval.Program{}
-	comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: clock}
-	if !loadRules(s, comp, src, stdin, stderr) {
-		out.Flush()
-		if src.fatal != nil {
-			fmt.Fprint(stderr, src.fatal)
-		}
-		return 1
-	}
-	mixed := checkUnits(program, stderr)
-	if s.checkUnits {
-		if mixed > 0 {
-			return 1
-		}
-		return 0
-	}
-	if s.check {
-		return 0
-	}
+// compiler makes a new program and the compiler that fills it.
+func (p *session) compiler() *eval.Compiler {
+	p.b = &eval.Builder{Env: p.src.env(p.rt), Prepare: rules.Prepare}
+	p.program = &eval.Program{}
+	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
+}
 
-	w, err := src.window(s, now, loc)
+// evaluate runs the rules over the time window and returns pmie's exit
+// status.
+func (p *session) evaluate(ctx context.Context) int {
+	s, src := p.s, p.src
+	w, err := src.window(s, p.now, p.loc)
 	if err != nil {
-		fmt.Fprint(stderr, err)
+		fmt.Fprint(p.stderr, err)
 		return 1
 	}
-	runner := &actions.Runner{Replay: src.archive, Out: out,
-		Ctime: func(sec int64) string { return ctime(sec, loc) },
-		Log:   func(msg string) { log.notify(rules.Error, msg) }}
-	rt.Act = rules.Actor(runner)
+	ctime := newCtime(p.loc)
+	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
+		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
 		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
-		Out:        out,
-		TimeString: func(sec float64) string { return ctime(int64(sec), loc) },
-		Calendar:   cal,
+		Out:        p.out,
+		TimeString: func(sec float64) string { return ctime(int64(sec)) },
+		Calendar:   calendar(p.loc),
 		Open:       src.open,
 		Now:        time.Now,
 		Sleep:      sleepUntil,
-		Notify:     log.notify,
+		Notify:     p.log.notify,
 	}
-	eng := rules.New(cfg, b, program)
+	eng := rules.New(cfg, p.b, p.program)
+	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
+		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.stderr)
+		defer stopReload()
+	}
 	if err := eng.Run(ctx); err != nil {
-		out.Flush()
-		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		p.out.Flush()
+		fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
 		return 1
 	}
-	out.Flush()
+	p.out.Flush()
 	if !s.quiet {
-		log.notify(rules.Info, "evaluator exiting")
+		p.log.notify(rules.Info, "evaluator exiting")
 	}
 	return 0
 }
@@ -284,7 +317,15 @@ type logger struct {
 }
 
 func (l *logger) notify(level rules.Level, msg string) {
-	name := map[rules.Level]string{rules.Info: "Info", rules.Warning: "Warning", rules.Error: "Error"}[level]
+	if level == rules.Warning {
+		// pmie's warnings about hosts are plain lines
+		if !strings.HasSuffix(msg, "\n") {
+			msg += "\n"
+		}
+		io.WriteString(l.w, msg)
+		return
+	}
+	name := map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level]
 	stamp := time.Now().Format("Mon Jan _2 15:04:05")
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
@@ -292,10 +333,18 @@ func (l *logger) notify(level rules.Level, msg string) {
 	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
 }
 
-// ctime formats whole seconds since the epoch as ctime(3) does in loc,
-// without the newline: "Thu Jan  1 00:00:00 1970".
-func ctime(sec int64, loc *time.Location) string {
-	return time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
+// newCtime returns a function formatting whole seconds since the epoch
+// as ctime(3) does in loc, without the newline ("Thu Jan  1 00:00:00
+// 1970"). It remembers its last answer, as many are asked for each second;
+// it is for one goroutine.
+func newCtime(loc *time.Location) func(sec int64) string {
+	last, text := int64(0), ""
+	return func(sec int64) string {
+		if text == "" || sec != last {
+			last, text = sec, time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
+		}
+		return text
+	}
 }
 
 // flushFirst writes to w after flushing out, so that messages and values
@@ -309,4 +358,53 @@ type flushFirst struct {
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
+}
+
+// openLog starts a log file as pmOpenLog does, with a line saying who
+// started it when.
+func openLog(name string) (*os.File, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(f, "Log for %s on %s started %s\n\n", prog, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	return f, nil
+}
+
+// closeLog ends a log file as libpcp does at exit.
+func closeLog(f *os.File) {
+	fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	f.Close()
+}
+
+// reloadOnSignal reloads the rule files whenever pmie gets SIGUSR1: rules
+// whose text is unchanged keep their state. A reload with errors is
+// reported and applied without the statements that have them, as pmie
+// loads a file.
+func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sources, rt *eval.Runtime, delta float64, stderr io.Writer) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-sig:
+				b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
+				program := &eval.Program{}
+				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
+				if loadRules(s, comp, src, strings.NewReader(""), stderr) {
+					eng.Reload(b, program)
+				}
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
 }

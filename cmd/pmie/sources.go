@@ -41,8 +41,10 @@ type sources struct {
 	meta   map[string]*metaSource
 	handed map[string]bool // metadata context given to a task already
 	opened []pmapi.Context
-	reg    *derive.Registry
-	fatal  error // an archive that cannot be opened: pmie stops there
+	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
+
+	derivedOnce sync.Once
+	fatal       error // an archive that cannot be opened: pmie stops there
 }
 
 // openSources checks the archives given (their labels, and that no two
@@ -50,11 +52,6 @@ type sources struct {
 // local pmcd if one answers, else (or with -L) the embedded collector.
 func openSources(s settings, log *logger) (*sources, error) {
 	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1}
-	reg, diags := derive.Load()
-	src.reg = reg
-	if text := derive.PCPReport(diags); text != "" {
-		fmt.Fprint(log.w, text)
-	}
 	if len(s.archives) == 0 {
 		return src, src.chooseLive(s)
 	}
@@ -112,16 +109,36 @@ func (src *sources) chooseLive(s settings) error {
 func (src *sources) adopt(conn string, raw pmapi.Context) {
 	ctx := src.wrap(raw)
 	src.opened = append(src.opened, ctx)
-	src.meta[conn] = &metaSource{ctx: ctx, raw: raw}
+	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, src: src}
 }
 
-// wrap layers PCP's global derived metrics over a context.
+// wrap layers PCP's global derived metrics over a context, once they have
+// been loaded.
 func (src *sources) wrap(c pmapi.Context) pmapi.Context {
-	if src.reg == nil {
+	src.mu.Lock()
+	reg := src.reg
+	src.mu.Unlock()
+	if reg == nil {
 		return c
 	}
-	w, _ := derive.Wrap(c, src.reg)
+	w, _ := derive.Wrap(c, reg)
 	return w
+}
+
+// loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or
+// $PCP_VAR_DIR/config/derived). This is done the first time a rule names
+// a metric its source does not have: a real metric hides a derived one of
+// the same name, so until then they make no difference.
+func (src *sources) loadDerived() {
+	src.derivedOnce.Do(func() {
+		reg, diags := derive.Load()
+		if text := derive.PCPReport(diags); text != "" {
+			fmt.Fprint(src.log.w, text)
+		}
+		src.mu.Lock()
+		src.reg = reg
+		src.mu.Unlock()
+	})
 }
 
 // secondsOf is a timestamp as pmie holds one: microseconds, in seconds.
@@ -227,7 +244,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 		}
 		return nil, err
 	}
-	m = &metaSource{ctx: ctx, raw: raw}
+	m = &metaSource{ctx: ctx, raw: raw, src: src}
 	src.mu.Lock()
 	src.meta[conn] = m
 	src.mu.Unlock()
@@ -237,20 +254,57 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 // metaSource answers metadata questions from a context: for archives,
 // instance domains are every instance the archive ever has.
 type metaSource struct {
-	ctx   pmapi.Context // with derived metrics
+	ctx   pmapi.Context // with derived metrics, once they are loaded
 	raw   pmapi.Context // without
+	src   *sources
 	cache map[pmapi.InDom][]pmapi.Instance
+	warm  *warmCache // looked up ahead of binding (live)
 }
 
 func (m *metaSource) Host() string { return m.ctx.Source().Host }
 
-func (m *metaSource) LookupName(name string) (pmapi.PMID, error) { return m.ctx.LookupName(name) }
+// LookupName looks name up, loading the global derived metrics if the
+// source does not have it.
+func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
+	if w := m.warm; w != nil {
+		if a, ok := w.names[name]; ok {
+			return a.id, a.err
+		}
+	}
+	id, err := m.ctx.LookupName(name)
+	if err == nil || m.ctx != m.raw {
+		return id, err
+	}
+	m.src.loadDerived()
+	wrapped := m.src.wrap(m.raw)
+	m.src.mu.Lock()
+	for i, c := range m.src.opened {
+		if c == m.ctx {
+			m.src.opened[i] = wrapped
+		}
+	}
+	m.src.mu.Unlock()
+	m.ctx = wrapped
+	return m.ctx.LookupName(name)
+}
 
-func (m *metaSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) { return m.ctx.LookupDesc(id) }
+func (m *metaSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
+	if w := m.warm; w != nil {
+		if a, ok := w.descs[id]; ok {
+			return a.desc, a.err
+		}
+	}
+	return m.ctx.LookupDesc(id)
+}
 
 func (m *metaSource) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 	if in, ok := m.cache[indom]; ok {
 		return in, nil
+	}
+	if w := m.warm; w != nil {
+		if a, ok := w.indoms[indom]; ok {
+			return a.insts, a.err
+		}
 	}
 	var in []pmapi.Instance
 	var err error

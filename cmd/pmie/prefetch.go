@@ -1,0 +1,142 @@
+package main
+
+import (
+	"sync"
+
+	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// metricRefs calls fn with each metric a statement names, and the hosts
+// it names it on (none for the default host).
+func metricRefs(x lang.Expr, fn func(name string, hosts []string)) {
+	switch x := x.(type) {
+	case *lang.Metric:
+		var hosts []string
+		for _, h := range x.Hosts {
+			hosts = append(hosts, h.Value)
+		}
+		fn(x.Name, hosts)
+	case *lang.Paren:
+		metricRefs(x.X, fn)
+	case *lang.Unary:
+		metricRefs(x.X, fn)
+	case *lang.Binary:
+		metricRefs(x.X, fn)
+		metricRefs(x.Y, fn)
+	case *lang.MatchInst:
+		metricRefs(x.X, fn)
+	case *lang.Quant:
+		metricRefs(x.X, fn)
+	case *lang.Aggr:
+		metricRefs(x.X, fn)
+	case *lang.Var:
+		if x.Value != nil {
+			metricRefs(x.Value, fn)
+		}
+	case *lang.Rule:
+		metricRefs(x.Cond, fn)
+		metricRefs(x.Action, fn)
+	case *lang.Ruleset:
+		for _, r := range x.Rules {
+			metricRefs(r, fn)
+		}
+		if x.Unknown != nil {
+			metricRefs(x.Unknown, fn)
+		}
+		if x.Otherwise != nil {
+			metricRefs(x.Otherwise, fn)
+		}
+	}
+}
+
+// warmCache holds metadata looked up ahead of binding, so that binding
+// rules over many live hosts does not wait for each host in turn.
+type warmCache struct {
+	names  map[string]nameAnswer
+	descs  map[pmapi.PMID]descAnswer
+	indoms map[pmapi.InDom]indomAnswer
+}
+
+type nameAnswer struct {
+	id  pmapi.PMID
+	err error
+}
+
+type descAnswer struct {
+	desc pmapi.Desc
+	err  error
+}
+
+type indomAnswer struct {
+	insts []pmapi.Instance
+	err   error
+}
+
+// prefetch looks up, for each live host at once, the metadata of the
+// metrics the statements name there. Archives need no such help.
+func (src *sources) prefetch(stmts []*lang.Stmt) {
+	if src.archive {
+		return
+	}
+	want := map[string]map[string]bool{}
+	for _, st := range stmts {
+		metricRefs(st.X, func(name string, hosts []string) {
+			if len(hosts) == 0 {
+				hosts = []string{src.dflt}
+			}
+			for _, h := range hosts {
+				if want[h] == nil {
+					want[h] = map[string]bool{}
+				}
+				want[h][name] = true
+			}
+		})
+	}
+	var wg sync.WaitGroup
+	for conn, names := range want {
+		wg.Add(1)
+		go func(conn string, names map[string]bool) {
+			defer wg.Done()
+			s, err := src.metadata(conn)
+			if err != nil {
+				return
+			}
+			s.(*metaSource).warmUp(names)
+		}(conn, names)
+	}
+	wg.Wait()
+}
+
+// warmUp looks up names and their descriptors and instance domains.
+func (m *metaSource) warmUp(names map[string]bool) {
+	w := &warmCache{names: map[string]nameAnswer{}, descs: map[pmapi.PMID]descAnswer{},
+		indoms: map[pmapi.InDom]indomAnswer{}}
+	for name := range names {
+		id, err := m.LookupName(name)
+		w.names[name] = nameAnswer{id, err}
+		if err != nil {
+			continue
+		}
+		d, err := m.ctx.LookupDesc(id)
+		w.descs[id] = descAnswer{d, err}
+		if err != nil || d.InDom == pmapi.InDomNull {
+			continue
+		}
+		if _, ok := w.indoms[d.InDom]; !ok {
+			in, err := m.ctx.InDom(d.InDom)
+			w.indoms[d.InDom] = indomAnswer{in, err}
+		}
+	}
+	m.warm = w
+}
+
+// cool forgets the metadata looked up ahead, once the rules are bound:
+// later lookups (retries of metrics that were missing) must ask again.
+func (src *sources) cool() {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	for _, m := range src.meta {
+		m.warm = nil
+	}
+}

@@ -1,0 +1,125 @@
+package eval
+
+// Loops specialised for the commonest shapes: a set compared with, or
+// combined with, a single value. They give the same results as the
+// general evaluators in arith.go, element by element.
+
+// compare is a numeric comparison as pmie makes it, except that a value
+// missing because its host is down makes it unknown.
+func compare(op Op, a, b float64) Truth {
+	if a != a || b != b {
+		if isMissing(a) || isMissing(b) {
+			return Unknown
+		}
+	}
+	switch op {
+	case OpEq:
+		return boolTruth(a == b)
+	case OpNeq:
+		return boolTruth(a != b)
+	case OpLt:
+		return boolTruth(a < b)
+	case OpLte:
+		return boolTruth(a <= b)
+	case OpGt:
+		return boolTruth(a > b)
+	}
+	return boolTruth(a >= b)
+}
+
+// compareSetScalar compares each of a with c into out.
+func compareSetScalar(op Op, a []float64, c float64, out []Truth) {
+	a = a[:len(out)]
+	if c != c {
+		for i, v := range a {
+			out[i] = compare(op, v, c)
+		}
+		return
+	}
+	switch op {
+	case OpGt:
+		for i, v := range a {
+			out[i] = boolTruth(v > c)
+		}
+	case OpGte:
+		for i, v := range a {
+			out[i] = boolTruth(v >= c)
+		}
+	case OpLt:
+		for i, v := range a {
+			out[i] = boolTruth(v < c)
+		}
+	case OpLte:
+		for i, v := range a {
+			out[i] = boolTruth(v <= c)
+		}
+	case OpEq:
+		for i, v := range a {
+			out[i] = boolTruth(v == c)
+		}
+	default:
+		for i, v := range a {
+			out[i] = boolTruth(v != c)
+		}
+	}
+	for i, v := range a {
+		if v != v && isMissing(v) {
+			out[i] = Unknown
+		}
+	}
+}
+
+// arithSetScalar combines each of a with c into out (c first when
+// scalarFirst).
+func arithSetScalar(op Op, a []float64, c float64, scalarFirst bool, out []float64) {
+	a = a[:len(out)]
+	switch {
+	case op == OpAdd:
+		for i, v := range a {
+			out[i] = v + c
+		}
+	case op == OpMul:
+		for i, v := range a {
+			out[i] = v * c
+		}
+	case op == OpSub && !scalarFirst:
+		for i, v := range a {
+			out[i] = v - c
+		}
+	case op == OpSub:
+		for i, v := range a {
+			out[i] = c - v
+		}
+	case op == OpDiv && !scalarFirst:
+		for i, v := range a {
+			out[i] = v / c
+		}
+	default:
+		for i, v := range a {
+			out[i] = c / v
+		}
+	}
+}
+
+// arithSets combines a and b element by element into out.
+func arithSets(op Op, a, b []float64, out []float64) {
+	a, b = a[:len(out)], b[:len(out)]
+	switch op {
+	case OpAdd:
+		for i := range out {
+			out[i] = a[i] + b[i]
+		}
+	case OpSub:
+		for i := range out {
+			out[i] = a[i] - b[i]
+		}
+	case OpMul:
+		for i := range out {
+			out[i] = a[i] * b[i]
+		}
+	default:
+		for i := range out {
+			out[i] = a[i] / b[i]
+		}
+	}
+}
