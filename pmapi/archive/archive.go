@@ -106,6 +106,7 @@ func OpenArchive(name string) (*Archive, error) {
 	}
 	slices.Sort(a.volNums)
 	if err := a.load(metaPath, indexPath); err != nil {
+		a.Close()
 		return nil, err
 	}
 	return a, nil

@@ -80,14 +80,30 @@ func Open(name string, opts ...Options) (*Context, error) {
 		return nil, pmapi.ErrLogFile
 	}
 	var opened []*Archive
-	for _, n := range expandArchiveList(name) {
-		a, err := OpenArchive(n)
-		if err != nil {
-			return nil, err
+	names := expandArchiveList(name)
+	var err error
+	for _, n := range names {
+		var a *Archive
+		if a, err = OpenArchive(n); err != nil {
+			break
+		}
+		if len(names) > 1 {
+			// Of many archives, keep none open until read.
+			a.Close()
 		}
 		opened = append(opened, a)
 	}
-	return newContext(name, opened, opts...)
+	var c *Context
+	if err == nil {
+		c, err = newContext(name, opened, opts...)
+	}
+	if err != nil {
+		for _, a := range opened {
+			a.Close()
+		}
+		return nil, err
+	}
+	return c, nil
 }
 
 // newContext makes a context of archives opened in the order given.

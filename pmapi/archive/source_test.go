@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/gopcp/pmie/pmapi"
 	"github.com/ulikunitz/xz"
 )
 
@@ -118,4 +120,51 @@ func TestGoldenSmallBuffers(t *testing.T) {
 	defer clear(archiveCache)
 	TestGoldenFetchdump(t)
 	TestGoldenPmval(t)
+}
+
+// openFiles counts the process's open file descriptors.
+func openFiles(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
+}
+
+// TestFilesClosed checks that a context of several archives keeps the
+// files of at most one open while it reads them, and none once closed.
+func TestFilesClosed(t *testing.T) {
+	before := openFiles(t)
+	c, err := Open(filepath.Join(archivesDir, "set"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := openFiles(t) - before; n != 0 {
+		t.Errorf("%d files open after Open of two archives, want 0", n)
+	}
+	var ids []pmapi.PMID
+	for id := range c.meta.descs {
+		ids = append(ids, id)
+	}
+	start, end := c.Bounds()
+	var r pmapi.Result
+	most := 0
+	for _, m := range []struct {
+		at    pmapi.Time
+		delta time.Duration
+	}{{start, 500 * time.Millisecond}, {end, -700 * time.Millisecond}} {
+		c.SetMode(pmapi.ModeInterp, m.at, m.delta)
+		for c.Fetch(ids, &r) != pmapi.ErrEOL {
+			most = max(most, openFiles(t)-before)
+		}
+	}
+	t.Logf("at most %d files open while reading", most)
+	if most < 1 || most > maxOpen {
+		t.Errorf("at most %d files open while reading, want 1 to %d", most, maxOpen)
+	}
+	c.Close()
+	if n := openFiles(t) - before; n != 0 {
+		t.Errorf("%d files open after Close, want 0", n)
+	}
 }
