@@ -174,7 +174,9 @@ func (e *Engine) enable(t *task) {
 }
 
 // reconnect adopts a connection made in the background, or starts making
-// one.
+// one. As in pmie, "Cannot connect" is said only of a host never reached
+// (once): of a host that was lost, only that it was lost and, later,
+// that it is back.
 func (e *Engine) reconnect(h *hostFetch) {
 	lh := h.live
 	lh.mu.Lock()
@@ -189,6 +191,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 		return
 	}
 	lh.connecting = true
+	never := !h.opened
 	go func() {
 		ctx, err := e.cfg.Open(h.conn)
 		lh.mu.Lock()
@@ -197,7 +200,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 			lh.pending = ctx
 		}
 		lh.mu.Unlock()
-		if err != nil {
+		if err != nil && never {
 			e.failedConnect(h.conn, err)
 		}
 	}()

@@ -241,6 +241,16 @@ func TestDeadHosts(t *testing.T) {
 			t.Errorf("no %q in messages:\n%s", want, joined)
 		}
 	}
+	// pmie says it cannot connect to a host only when the host is down at
+	// the start, once; a lost host is reported lost, then back
+	if n := strings.Count(joined, "Cannot connect to pmcd "+specs[0]+"\n"); n != 1 {
+		t.Errorf("%d Cannot connect messages for %s, want 1:\n%s", n, specs[0], joined)
+	}
+	for _, bad := range []string{"Cannot connect to pmcd " + specs[3], "pmcd via " + specs[3]} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("lost host reported with %q:\n%s", bad, joined)
+		}
+	}
 }
 
 // hidingSource hides one metric's name until shown, as a PMDA that is
