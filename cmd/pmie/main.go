@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -192,9 +193,11 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
-	stderr = &flushFirst{out: out, w: stderr}
+	msgs := &syncWriter{w: stderr}
+	stderr = &flushFirst{out: out, w: msgs}
 	pid := os.Getpid()
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, log: &logger{w: stderr, pid: pid}}
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
+	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.logfile != "" && s.live() {
 		primary := ""
 		if s.primary {
@@ -234,8 +237,10 @@ type session struct {
 	s      settings
 	sig    *signals
 	out    *bufio.Writer
-	stderr io.Writer
+	stderr io.Writer   // for messages from the main goroutine
+	msgs   *syncWriter // for messages from others
 	log    *logger
+	hosts  *rules.Hosts // what has been said of live hosts
 
 	src   *sources
 	loc   *time.Location
@@ -279,7 +284,7 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt), Prepare: rules.Prepare}
+	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: rules.Prepare}
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
 }
@@ -307,10 +312,11 @@ func (p *session) evaluate(ctx context.Context) int {
 		Now:        time.Now,
 		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
+		Hosts:      p.hosts,
 	}
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
-		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.stderr)
+		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.msgs)
 		defer stopReload()
 	}
 	if src.archive {
@@ -379,10 +385,23 @@ func newCtime(loc *time.Location) func(sec int64) string {
 
 // flushFirst writes to w after flushing out, so that messages and values
 // appear in the order pmie (whose standard output is line buffered) gives
-// them when both go to one place.
+// them when both go to one place. It is for the goroutine that writes to
+// out; others write to w.
 type flushFirst struct {
 	out *bufio.Writer
-	w   io.Writer
+	w   *syncWriter
+}
+
+// syncWriter is a writer for several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func (f *flushFirst) Write(p []byte) (int, error) {
@@ -406,7 +425,7 @@ func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sou
 			case <-ctx.Done():
 				return
 			case <-sig:
-				b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
+				b := &eval.Builder{Env: src.env(rt, nil), Prepare: rules.Prepare}
 				program := &eval.Program{}
 				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
 				if loadRules(s, comp, src, strings.NewReader(""), stderr) {
