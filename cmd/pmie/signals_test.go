@@ -82,7 +82,8 @@ type pmieProcess struct {
 	stdin  io.WriteCloser
 
 	mu  sync.Mutex
-	all []string // every line of standard output
+	all []string    // every line of standard output
+	at  []time.Time // when each line came
 }
 
 // startPmie runs pmie with args in dir, its standard input a pipe.
@@ -109,6 +110,7 @@ func startPmie(t *testing.T, dir string, args ...string) *pmieProcess {
 		for sc.Scan() {
 			p.mu.Lock()
 			p.all = append(p.all, sc.Text())
+			p.at = append(p.at, time.Now())
 			p.mu.Unlock()
 			select {
 			case p.lines <- sc.Text():
