@@ -420,6 +420,7 @@ func TestManyReconnects(t *testing.T) {
 	for time.Now().Before(deadline) && (runtime.NumGoroutine() > goroutines+2 || openFDs(t) > fds+2) {
 		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("goroutines %d before, %d after; file descriptors %d before, %d after", goroutines, runtime.NumGoroutine(), fds, openFDs(t))
 	if g := runtime.NumGoroutine(); g > goroutines+2 {
 		t.Errorf("goroutines: %d before, %d after", goroutines, g)
 	}
