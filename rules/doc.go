@@ -3,8 +3,11 @@
 // archives' clock (archive mode, as fast as possible) or on a passed-in
 // clock (live), fetches every host's metrics for a task (concurrently for
 // live hosts, so a slow or dead host leaves only its own values unknown),
-// retries hosts and metrics that are unavailable with pmie's backoff,
-// prints values for -v, -V and -W, and adapts actions.Runner to the
+// retries metrics that are unavailable with pmie's schedule (5 s, then
+// doubling up to the interval), tries lost hosts again in the background
+// at every evaluation (without libpcp's 5-80 s reconnection back-off, so
+// a host's values come back within two evaluations of its return), reports
+// hosts lost, back and never reached in pmie's words (Hosts), prints values for -v, -V and -W, and adapts actions.Runner to the
 // evaluator.
 //
 // Compiled rules keep their mutable state (sample history, rising and

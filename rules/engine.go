@@ -34,7 +34,8 @@ type NowFunc func() time.Time
 // SleepFunc waits until a time, or until ctx is done (returning its error).
 type SleepFunc func(ctx context.Context, until time.Time) error
 
-// NotifyFunc reports a message to the operator (pmie's log).
+// NotifyFunc reports a message to the operator (pmie's log). An Engine
+// calls it only from the goroutine running Run.
 type NotifyFunc func(level Level, msg string)
 
 // Config is how an Engine runs.
@@ -56,6 +57,10 @@ type Config struct {
 	Sleep  SleepFunc // live mode
 	Notify NotifyFunc
 
+	// Hosts is what has been said of live hosts so far, when something
+	// else (binding rules) has tried them already; nil means nothing.
+	Hosts *Hosts
+
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
@@ -73,7 +78,7 @@ type Engine struct {
 	tasks []*task
 	out   *bufio.Writer
 	line  []byte
-	hosts *hostStates
+	hosts *Hosts
 
 	mu      sync.Mutex
 	pending *reload
@@ -84,7 +89,10 @@ type Engine struct {
 // intervals are equal. b is the builder that bound the rules; it is used
 // again to retry metrics whose metadata was unavailable.
 func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
-	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: newHostStates(cfg.Notify, cfg.Quiet)}
+	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: cfg.Hosts}
+	if e.hosts == nil {
+		e.hosts = NewHosts(cfg.Notify, cfg.Quiet)
+	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
@@ -249,53 +257,4 @@ func (e *Engine) printValues(t *task, now float64) {
 	b = append(b, '\n')
 	e.out.Write(b)
 	e.line = b
-}
-
-// hostStates remembers, per connection, whether pmie last saw it up, so
-// that connection messages are given once per change.
-type hostStates struct {
-	mu     sync.Mutex
-	state  map[string]hostState
-	notify NotifyFunc
-	quiet  bool
-}
-
-type hostState int
-
-const (
-	stateInit hostState = iota
-	stateFailInit
-	stateReconn
-	stateLost
-)
-
-func newHostStates(n NotifyFunc, quiet bool) *hostStates {
-	return &hostStates{state: map[string]hostState{}, notify: n, quiet: quiet}
-}
-
-// change records a new state for conn, reporting it if it is news. It
-// returns whether the state changed.
-func (s *hostStates) change(conn string, st hostState) bool {
-	s.mu.Lock()
-	old, ok := s.state[conn]
-	if !ok {
-		old = stateInit
-	}
-	s.state[conn] = st
-	s.mu.Unlock()
-	if old == st {
-		return false
-	}
-	if s.quiet || s.notify == nil {
-		return true
-	}
-	switch {
-	case st == stateFailInit:
-		s.notify(Info, "Cannot connect to pmcd "+conn)
-	case st == stateReconn && old != stateInit:
-		s.notify(Info, "Re-established connection to pmcd "+conn)
-	case st == stateLost:
-		s.notify(Info, "Lost connection to pmcd "+conn)
-	}
-	return true
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd"
 )
 
 // errBusy marks a host whose previous fetch has not finished.
@@ -24,6 +23,8 @@ type liveHost struct {
 	done       chan error    // result of the fetch in flight
 	connecting bool          // a reconnection is in flight
 	pending    pmapi.Context // a new connection waiting to be adopted
+	failed     error         // why a first connection failed, to report
+	closed     bool          // the engine has stopped: close what comes
 	lateErr    error         // error of a fetch that finished too late
 }
 
@@ -40,35 +41,34 @@ func (e *Engine) realNow() float64 {
 }
 
 // connectAll opens every live host's context at once, waiting for them
-// all; hosts that cannot be reached are marked down and retried later.
+// all; hosts that cannot be reached are reported, marked down and retried
+// later.
 func (e *Engine) connectAll() {
-	var wg sync.WaitGroup
+	var hosts []*hostFetch
 	for _, t := range e.tasks {
-		for _, h := range t.hosts {
-			h.live = &liveHost{}
-			wg.Add(1)
-			go func(h *hostFetch) {
-				defer wg.Done()
-				ctx, err := e.cfg.Open(h.conn)
-				if err != nil {
-					h.down = true
-					e.failedConnect(h.conn, err)
-					return
-				}
-				h.ctx, h.opened = ctx, true
-				e.hosts.change(h.conn, stateReconn)
-			}(h)
-		}
+		hosts = append(hosts, t.hosts...)
+	}
+	ctxs := make([]pmapi.Context, len(hosts))
+	errs := make([]error, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		h.live = &liveHost{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctxs[i], errs[i] = e.cfg.Open(h.conn)
+		}()
 	}
 	wg.Wait()
-}
-
-// failedConnect reports a host that cannot be reached, once.
-func (e *Engine) failedConnect(conn string, err error) {
-	if !e.hosts.change(conn, stateFailInit) || e.cfg.Quiet || e.cfg.Notify == nil {
-		return
+	for i, h := range hosts {
+		if errs[i] != nil {
+			h.down = true
+			e.hosts.Unreachable(h.conn, errs[i])
+			continue
+		}
+		h.ctx, h.opened = ctxs[i], true
+		e.hosts.Reached(h.conn)
 	}
-	e.cfg.Notify(Warning, "pmie: warning - pmcd via "+conn+" "+pmcd.Unreachable(err))
 }
 
 // runLive evaluates on the real-time clock until the stop time or until
@@ -137,6 +137,7 @@ func (e *Engine) closeAll() {
 				continue
 			}
 			lh.mu.Lock()
+			lh.closed = true
 			if lh.busy {
 				lh.mu.Unlock()
 				continue // the fetch goroutine still owns it
@@ -174,33 +175,47 @@ func (e *Engine) enable(t *task) {
 }
 
 // reconnect adopts a connection made in the background, or starts making
-// one.
+// one. As in pmie, "Cannot connect" is said only of a host never reached
+// (once): of a host that was lost, only that it was lost and, later,
+// that it is back.
 func (e *Engine) reconnect(h *hostFetch) {
 	lh := h.live
 	lh.mu.Lock()
+	ctx, failed := lh.pending, lh.failed
+	lh.pending, lh.failed = nil, nil
+	start := ctx == nil && !lh.connecting && !lh.busy
+	if start {
+		lh.connecting = true
+	}
+	lh.mu.Unlock()
+	switch {
+	case ctx != nil:
+		h.ctx, h.down, h.opened = ctx, false, true
+		e.hosts.Reached(h.conn)
+	case failed != nil:
+		e.hosts.Unreachable(h.conn, failed)
+	}
+	if start {
+		go e.dial(h, !h.opened)
+	}
+}
+
+// dial connects to h's host in the background, leaving the connection for
+// reconnect to adopt, or, for a host never reached, why it failed.
+func (e *Engine) dial(h *hostFetch, never bool) {
+	ctx, err := e.cfg.Open(h.conn)
+	lh := h.live
+	lh.mu.Lock()
 	defer lh.mu.Unlock()
-	if lh.pending != nil {
-		h.ctx, lh.pending = lh.pending, nil
-		h.down, h.opened = false, true
-		e.hosts.change(h.conn, stateReconn)
-		return
+	lh.connecting = false
+	switch {
+	case err == nil && lh.closed:
+		ctx.Close()
+	case err == nil:
+		lh.pending = ctx
+	case never:
+		lh.failed = err
 	}
-	if lh.connecting || lh.busy {
-		return
-	}
-	lh.connecting = true
-	go func() {
-		ctx, err := e.cfg.Open(h.conn)
-		lh.mu.Lock()
-		lh.connecting = false
-		if err == nil {
-			lh.pending = ctx
-		}
-		lh.mu.Unlock()
-		if err != nil {
-			e.failedConnect(h.conn, err)
-		}
-	}()
 }
 
 // retryMetrics looks again for the metadata of h's waiting metrics.
@@ -299,15 +314,18 @@ func (e *Engine) abandon(h *hostFetch) {
 	default:
 	}
 	h.err = errBusy
-	go func(done chan error) {
+	go func(ctx pmapi.Context, done chan error) {
 		err := <-done
 		lh.mu.Lock()
+		defer lh.mu.Unlock()
 		lh.busy = false
-		if err != nil {
+		switch {
+		case lh.closed:
+			ctx.Close() // closeAll left it to us
+		case err != nil:
 			lh.lateErr = err
 		}
-		lh.mu.Unlock()
-	}(lh.done)
+	}(h.ctx, lh.done)
 }
 
 // lost handles a failed fetch: the host is marked down, every value that
@@ -316,7 +334,7 @@ func (e *Engine) lost(h *hostFetch, err error) {
 	if e.cfg.Notify != nil {
 		e.cfg.Notify(Error, "pmFetch from "+h.hostName()+" failed: "+errText(err))
 	}
-	e.hosts.change(h.conn, stateLost)
+	e.hosts.lost(h.conn)
 	h.down = true
 	h.err = err
 	if h.ctx != nil {

@@ -241,6 +241,16 @@ func TestDeadHosts(t *testing.T) {
 			t.Errorf("no %q in messages:\n%s", want, joined)
 		}
 	}
+	// pmie says it cannot connect to a host only when the host is down at
+	// the start, once; a lost host is reported lost, then back
+	if n := strings.Count(joined, "Cannot connect to pmcd "+specs[0]+"\n"); n != 1 {
+		t.Errorf("%d Cannot connect messages for %s, want 1:\n%s", n, specs[0], joined)
+	}
+	for _, bad := range []string{"Cannot connect to pmcd " + specs[3], "pmcd via " + specs[3]} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("lost host reported with %q:\n%s", bad, joined)
+		}
+	}
 }
 
 // hidingSource hides one metric's name until shown, as a PMDA that is
@@ -410,6 +420,7 @@ func TestManyReconnects(t *testing.T) {
 	for time.Now().Before(deadline) && (runtime.NumGoroutine() > goroutines+2 || openFDs(t) > fds+2) {
 		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("goroutines %d before, %d after; file descriptors %d before, %d after", goroutines, runtime.NumGoroutine(), fds, openFDs(t))
 	if g := runtime.NumGoroutine(); g > goroutines+2 {
 		t.Errorf("goroutines: %d before, %d after", goroutines, g)
 	}

@@ -21,7 +21,7 @@ func runPmie(t *testing.T, args ...string) (int, string, string) {
 	}
 	t.Chdir(root)
 	var out, errs bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errs)
+	code := run(context.Background(), nil, args, strings.NewReader(""), &out, &errs)
 	return code, out.String(), errs.String()
 }
 

@@ -68,7 +68,7 @@ func TestGoldens(t *testing.T) {
 				args = append(append([]string{"-z"}, args...), setFlags[set]...)
 				t.Chdir(dir)
 				var out, errs bytes.Buffer
-				if code := run(context.Background(), args, strings.NewReader(""), &out, &errs); code != 0 {
+				if code := run(context.Background(), nil, args, strings.NewReader(""), &out, &errs); code != 0 {
 					t.Fatalf("exit %d: %s", code, errs.String())
 				}
 				compareLines(t, out.String(), want)

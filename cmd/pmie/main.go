@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -46,6 +47,28 @@ type settings struct {
 	showTime   bool
 	quiet      bool
 	verbose    int
+	foreground bool // -f
+	primary    bool // -P
+	systemd    bool // -F
+	user       bool // -U
+}
+
+// live reports whether pmie evaluates live sources.
+func (s settings) live() bool { return len(s.archives) == 0 }
+
+// daemon reports whether pmie runs as a daemon, as -l, -P, -F and -U ask
+// unless -f is given or archives are read: its standard output then goes
+// to its log, and SIGHUP rotates the log.
+func (s settings) daemon() bool {
+	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
+}
+
+// via is the default host's connection, as pmie names it in its log.
+func (s settings) via() string {
+	if s.host != "" {
+		return s.host
+	}
+	return "local:"
 }
 
 func main() {
@@ -54,10 +77,9 @@ func main() {
 		// smaller footprint
 		debug.SetGCPercent(50)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := catchSignals()
 	endProfiles := startProfiles()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(context.Background(), sig, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	endProfiles()
 	os.Exit(code)
 }
@@ -70,9 +92,15 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
 	}
+	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'U': &s.user, 'z': &s.hostzone}
 	for _, ev := range events {
 		if ev.Err != "" {
 			fail(ev.Err)
+			continue
+		}
+		if f := flags[ev.Short]; f != nil {
+			*f = true
 			continue
 		}
 		switch ev.Short {
@@ -100,32 +128,20 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.interval = ev.Arg
 		case 'Z':
 			s.timezone = ev.Arg
-		case 'z':
-			s.hostzone = true
 		case 'c':
 			s.configFile = ev.Arg
-		case 'C':
-			s.check = true
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
 				continue
 			}
 			s.logfile = ev.Arg
-		case 'b':
-			s.buffer = true
-		case 'e':
-			s.showTime = true
-		case 'q':
-			s.quiet = true
 		case 'v':
 			s.verbose = 1
 		case 'V':
 			s.verbose = 2
 		case 'W':
 			s.verbose = 3
-		case 'L':
-			s.local = true
 		case 'd', 'x', 'X':
 			fail(fmt.Sprintf("-%c is not supported", ev.Short))
 		case '?':
@@ -139,6 +155,9 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
 	}
+	if !bad && s.foreground && s.systemd {
+		fail("the -f and -F options are mutually exclusive")
+	}
 	s.files = operands
 	if bad {
 		io.WriteString(stderr, usage())
@@ -147,28 +166,50 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	return s, true
 }
 
-// run is pmie: it returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is pmie: it returns the exit status. sig, if not nil, brings it
+// the process's signals.
+func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	s, ok := parseArgs(args, stderr)
 	if !ok {
 		return 1
 	}
+	var logf *logFile
 	if s.logfile != "" {
-		f, err := openLog(s.logfile)
-		if err != nil {
+		var err error
+		if logf, err = openLog(s.logfile, stderr); err != nil {
 			fmt.Fprintf(stderr, "%s: cannot open log file %s: %v\n", prog, s.logfile, err)
 			return 1
 		}
-		defer closeLog(f)
-		stderr = f
+		defer logf.close()
+		stderr = logf
+		sig.setUp(stderr, logf.close, cancel)
+	} else {
+		sig.setUp(stderr, nil, cancel)
 	}
-	if s.buffer {
+	if s.buffer || s.daemon() {
 		stdout = stderr
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
-	stderr = &flushFirst{out: out, w: stderr}
-	p := &session{s: s, out: out, stderr: stderr, log: &logger{w: stderr, pid: os.Getpid()}}
+	msgs := &syncWriter{w: stderr}
+	stderr = &flushFirst{out: out, w: msgs}
+	pid := os.Getpid()
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
+	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
+	if s.logfile != "" && s.live() {
+		primary := ""
+		if s.primary {
+			primary = " [primary]"
+		}
+		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
+	}
+	if logf != nil && s.daemon() {
+		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
+	} else {
+		sig.hangups(nil)
+	}
 	if err := p.setUp(); err != nil {
 		fmt.Fprint(stderr, err)
 		return 1
@@ -194,9 +235,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // session is one run of pmie: its sources, time, and the rules loaded.
 type session struct {
 	s      settings
+	sig    *signals
 	out    *bufio.Writer
-	stderr io.Writer
+	stderr io.Writer   // for messages from the main goroutine
+	msgs   *syncWriter // for messages from others
 	log    *logger
+	hosts  *rules.Hosts // what has been said of live hosts
 
 	src   *sources
 	loc   *time.Location
@@ -219,6 +263,7 @@ func (p *session) setUp() error {
 	if p.loc, err = p.src.zone(s, p.out); err != nil {
 		return err
 	}
+	p.out.Flush() // as pmie's line buffering would, before an interrupt
 	p.delta = 10
 	if s.interval != "" {
 		d, err := pmapi.ParseInterval(s.interval)
@@ -239,7 +284,7 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt), Prepare: rules.Prepare}
+	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: rules.Prepare}
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
 }
@@ -265,13 +310,17 @@ func (p *session) evaluate(ctx context.Context) int {
 		Calendar:   calendar(p.loc),
 		Open:       src.open,
 		Now:        time.Now,
-		Sleep:      sleepUntil,
+		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
+		Hosts:      p.hosts,
 	}
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
-		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.stderr)
+		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.msgs)
 		defer stopReload()
+	}
+	if src.archive {
+		p.sig.enter(phaseArchive)
 	}
 	if err := eng.Run(ctx); err != nil {
 		p.out.Flush()
@@ -279,26 +328,13 @@ func (p *session) evaluate(ctx context.Context) int {
 		return 1
 	}
 	p.out.Flush()
-	if !s.quiet {
+	if sig, ok := p.sig.stopped(); ok {
+		return exitStatus(sig)
+	}
+	if !s.quiet && eng.Tasks() > 0 {
 		p.log.notify(rules.Info, "evaluator exiting")
 	}
 	return 0
-}
-
-// sleepUntil waits for the wall clock to reach t.
-func sleepUntil(ctx context.Context, t time.Time) error {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in
@@ -349,33 +385,28 @@ func newCtime(loc *time.Location) func(sec int64) string {
 
 // flushFirst writes to w after flushing out, so that messages and values
 // appear in the order pmie (whose standard output is line buffered) gives
-// them when both go to one place.
+// them when both go to one place. It is for the goroutine that writes to
+// out; others write to w.
 type flushFirst struct {
 	out *bufio.Writer
-	w   io.Writer
+	w   *syncWriter
+}
+
+// syncWriter is a writer for several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
-}
-
-// openLog starts a log file as pmOpenLog does, with a line saying who
-// started it when.
-func openLog(name string) (*os.File, error) {
-	f, err := os.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	host, _ := os.Hostname()
-	fmt.Fprintf(f, "Log for %s on %s started %s\n\n", prog, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
-	return f, nil
-}
-
-// closeLog ends a log file as libpcp does at exit.
-func closeLog(f *os.File) {
-	fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-	f.Close()
 }
 
 // reloadOnSignal reloads the rule files whenever pmie gets SIGUSR1: rules
@@ -394,7 +425,7 @@ func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sou
 			case <-ctx.Done():
 				return
 			case <-sig:
-				b := &eval.Builder{Env: src.env(rt), Prepare: rules.Prepare}
+				b := &eval.Builder{Env: src.env(rt, nil), Prepare: rules.Prepare}
 				program := &eval.Program{}
 				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
 				if loadRules(s, comp, src, strings.NewReader(""), stderr) {

@@ -79,6 +79,9 @@ func (src *sources) prefetch(stmts []*lang.Stmt) {
 	if src.archive {
 		return
 	}
+	src.mu.Lock()
+	src.failed = map[string]error{}
+	src.mu.Unlock()
 	want := map[string]map[string]bool{}
 	for _, st := range stmts {
 		metricRefs(st.X, func(name string, hosts []string) {
@@ -131,11 +134,13 @@ func (m *metaSource) warmUp(names map[string]bool) {
 	m.warm = w
 }
 
-// cool forgets the metadata looked up ahead, once the rules are bound:
-// later lookups (retries of metrics that were missing) must ask again.
+// cool forgets the metadata looked up ahead, and the hosts that could not
+// be reached, once the rules are bound: later lookups (retries of metrics
+// that were missing) must ask again.
 func (src *sources) cool() {
 	src.mu.Lock()
 	defer src.mu.Unlock()
+	src.failed = nil
 	for _, m := range src.meta {
 		m.warm = nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/gopcp/pmie/pmapi/archive"
 	"github.com/gopcp/pmie/pmapi/local"
 	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/rules"
 )
 
 // archiveInfo is what pmie learns about each archive (set) given with -a.
@@ -39,7 +40,8 @@ type sources struct {
 
 	mu     sync.Mutex
 	meta   map[string]*metaSource
-	handed map[string]bool // metadata context given to a task already
+	handed map[string]bool  // metadata context given to a task already
+	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
 
@@ -211,8 +213,20 @@ func (src *sources) close() {
 	src.opened = nil
 }
 
-// env is how rules find their metrics' metadata.
-func (src *sources) env(rt *eval.Runtime) *eval.Env {
+// env is how rules find their metrics' metadata. Live hosts that cannot
+// be reached are reported to hosts, if not nil, as pmie reports them when
+// it first needs them.
+func (src *sources) env(rt *eval.Runtime, hosts *rules.Hosts) *eval.Env {
+	source := src.metadata
+	if hosts != nil && !src.archive {
+		source = func(conn string) (eval.Source, error) {
+			s, err := src.metadata(conn)
+			if err != nil {
+				hosts.Unreachable(conn, err)
+			}
+			return s, err
+		}
+	}
 	return &eval.Env{
 		Archive:     src.archive,
 		DefaultConn: src.dflt,
@@ -225,23 +239,34 @@ func (src *sources) env(rt *eval.Runtime) *eval.Env {
 			}
 			return "", false
 		},
-		Source: src.metadata,
+		Source: source,
 	}
 }
 
 // metadata returns the metadata source for conn, opening it if need be.
+// While rules are bound, a live host is tried once: its failure is
+// remembered.
 func (src *sources) metadata(conn string) (eval.Source, error) {
 	src.mu.Lock()
 	m, ok := src.meta[conn]
+	err := src.failed[conn]
 	src.mu.Unlock()
-	if ok {
+	switch {
+	case ok:
 		return m, nil
+	case err != nil:
+		return nil, err
 	}
 	ctx, raw, err := src.openNew(conn)
 	if err != nil {
 		if src.archive && src.fatal == nil {
 			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
 		}
+		src.mu.Lock()
+		if src.failed != nil {
+			src.failed[conn] = err
+		}
+		src.mu.Unlock()
 		return nil, err
 	}
 	m = &metaSource{ctx: ctx, raw: raw, src: src}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gopcp/pmie/rules"
+)
+
+// logFile is pmie's -l log, kept as pmOpenLog keeps one: a line saying
+// who started it when, one saying when it finished, and rotation (a new
+// file of the same name) on request. The name "-" is standard error.
+type logFile struct {
+	name string // its real path, once opened
+	mu   sync.Mutex
+	w    io.Writer
+	f    *os.File // nil for "-"
+	done bool
+}
+
+// openLog starts the log file name, or with "-" writes log lines to
+// stderr.
+func openLog(name string, stderr io.Writer) (*logFile, error) {
+	l := &logFile{name: name, w: stderr}
+	if name != "-" {
+		f, err := os.Create(name)
+		if err != nil {
+			return nil, err
+		}
+		l.f, l.w = f, f
+		l.name = realPath(name)
+	}
+	l.header("started")
+	return l, nil
+}
+
+// realPath is the absolute path of name with symbolic links resolved, or
+// as near to that as can be found.
+func realPath(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return name
+	}
+	if p, err := filepath.EvalSymlinks(abs); err == nil {
+		return p
+	}
+	return abs
+}
+
+func (l *logFile) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// header writes the line that begins a log.
+func (l *logFile) header(act string) {
+	host, _ := os.Hostname()
+	fmt.Fprintf(l.w, "Log for %s on %s %s %s\n\n", prog, host, act, ctimeNow())
+}
+
+// ctimeNow is the time now as ctime(3) gives it, without the newline.
+func ctimeNow() string {
+	return time.Now().Format("Mon Jan _2 15:04:05 2006")
+}
+
+// close ends the log as libpcp does at exit; later calls do nothing.
+func (l *logFile) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return
+	}
+	l.done = true
+	fmt.Fprintf(l.w, "\nLog finished %s\n", ctimeNow())
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}
+
+// rotate ends the log and starts it again in a new file of the same name
+// (the old one having usually been renamed), as pmie does on SIGHUP,
+// saying in the new one which pmie it is. If the new file cannot be made,
+// logging goes on in the old one. log reports a failure.
+func (l *logFile) rotate(pid int, via string, log *logger) {
+	l.mu.Lock()
+	if l.f == nil {
+		l.mu.Unlock()
+		return
+	}
+	fmt.Fprintf(l.w, "\nLog rotated %s\n", ctimeNow())
+	os.Remove(l.name)
+	f, err := os.Create(l.name)
+	if err != nil {
+		fmt.Fprintf(l.w, "%s: cannot open log \"%s\" for writing : %s\n", prog, l.name, errnoText(err))
+	} else {
+		l.f.Close()
+		l.f, l.w = f, f
+	}
+	l.header("rotated")
+	if err == nil {
+		fmt.Fprintf(l.w, "%s: PID = %d, via %s\n\n", prog, pid, via)
+	}
+	l.mu.Unlock()
+	if err != nil {
+		log.notify(rules.Error, "pmie: log rotation failed")
+	}
+}

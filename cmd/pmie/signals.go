@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// signals is pmie's handling of SIGINT, SIGTERM and SIGHUP.
+//
+// Before evaluation starts (while rules are read and hosts connected),
+// SIGINT or SIGTERM ends pmie at once: "Interrupted! signal=N" on standard
+// error, status 1. Once live evaluation runs, either ends it quietly at its
+// next wait between evaluations, with status 0 for SIGTERM and the signal
+// number for SIGINT (no "evaluator exiting"); archives are evaluated to the
+// end regardless, as pmie only looks for the signal while it sleeps. After
+// the first, both signals are ignored.
+//
+// SIGHUP is ignored, except by a daemon with a log file (-l without -f,
+// live), which rotates its log at its next wait.
+//
+// A nil *signals handles nothing: tests run pmie without it.
+type signals struct {
+	stop <-chan os.Signal // SIGINT and SIGTERM
+	hup  chan os.Signal   // SIGHUP, once rotation is wanted
+	exit func(code int)   // ends the process
+
+	mu     sync.Mutex
+	phase  phase
+	stderr io.Writer // where "Interrupted!" goes
+	atExit func()    // ends the log before an early exit
+	cancel context.CancelFunc
+	caught os.Signal // the first SIGINT or SIGTERM
+	quit   os.Signal // the signal that ended live evaluation
+	rotate func()    // rotates the log on SIGHUP
+}
+
+// phase is how far pmie has got, for its signal handling.
+type phase int
+
+const (
+	phaseSetUp   phase = iota // reading rules, connecting
+	phaseLive                 // evaluating live sources
+	phaseArchive              // evaluating archives
+)
+
+// catchSignals starts pmie's signal handling for the process.
+func catchSignals() *signals {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	s := newSignals(stop, os.Exit)
+	s.stderr = os.Stderr
+	go s.watch()
+	return s
+}
+
+// newSignals handles the signals arriving on stop; exit ends the process.
+func newSignals(stop <-chan os.Signal, exit func(int)) *signals {
+	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard}
+}
+
+// watch acts on SIGINT and SIGTERM as they come.
+func (s *signals) watch() {
+	for sig := range s.stop {
+		s.interrupt(sig)
+	}
+}
+
+// interrupt acts on one SIGINT or SIGTERM.
+func (s *signals) interrupt(sig os.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.caught != nil {
+		return
+	}
+	s.caught = sig
+	switch s.phase {
+	case phaseSetUp:
+		fmt.Fprintf(s.stderr, "\nInterrupted! signal=%d\n", signalNumber(sig))
+		if s.atExit != nil {
+			s.atExit()
+		}
+		s.exit(1)
+	case phaseLive:
+		s.quit = sig
+		if s.cancel != nil {
+			s.cancel()
+		}
+	}
+}
+
+// signalNumber is sig's number.
+func signalNumber(sig os.Signal) int {
+	if n, ok := sig.(syscall.Signal); ok {
+		return int(n)
+	}
+	return 0
+}
+
+// setUp says where an early interrupt is reported, what ends the log
+// first, and how live evaluation is stopped.
+func (s *signals) setUp(stderr io.Writer, atExit func(), cancel context.CancelFunc) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.stderr, s.atExit, s.cancel = stderr, atExit, cancel
+	s.mu.Unlock()
+}
+
+// hangups sets what SIGHUP does: rotate the log (rotate non-nil) or
+// nothing.
+func (s *signals) hangups(rotate func()) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.rotate = rotate
+	s.mu.Unlock()
+	if rotate == nil {
+		signal.Ignore(syscall.SIGHUP)
+		return
+	}
+	signal.Notify(s.hup, syscall.SIGHUP)
+}
+
+// enter records that evaluation has started.
+func (s *signals) enter(p phase) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.phase = p
+	s.mu.Unlock()
+}
+
+// stopped reports the signal that ended live evaluation, if one did.
+func (s *signals) stopped() (os.Signal, bool) {
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.quit, s.quit != nil
+}
+
+// exitStatus is pmie's status after sig ended live evaluation: 0 for
+// SIGTERM, otherwise the signal's number.
+func exitStatus(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return 0
+	}
+	return signalNumber(sig)
+}
+
+// sleep waits for the wall clock to reach t, or for ctx to be done; it is
+// the live engine's wait between evaluations, so the first call marks the
+// start of live evaluation. A SIGHUP meanwhile rotates the log.
+func (s *signals) sleep(ctx context.Context, t time.Time) error {
+	var hup <-chan os.Signal
+	if s != nil {
+		s.enter(phaseLive)
+		hup = s.hup
+	}
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			return nil
+		case <-hup:
+			s.mu.Lock()
+			rotate := s.rotate
+			s.mu.Unlock()
+			if rotate != nil {
+				rotate()
+			}
+		}
+	}
+}
