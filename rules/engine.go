@@ -172,65 +172,47 @@ func (e *Engine) Run(ctx context.Context) error {
 	return e.runLive(ctx)
 }
 
-// runArchive steps each task through the archives on its own schedule.
+// runArchive steps each task through the archives on its own schedule,
+// its fetches running ahead of its evaluations (see pipeline.go).
 func (e *Engine) runArchive() error {
-	q := make([]*task, 0, len(e.tasks))
-	for _, t := range e.tasks {
-		t.when, t.epoch, t.tick = e.cfg.Start, e.cfg.Start, 0
-		q = append(q, t)
-	}
-	for len(q) > 0 {
-		t := q[0]
-		now := t.when
-		if now > e.cfg.Stop {
-			break
+	p := startPipeline(e.tasks, e.cfg.Start, e.cfg.Stop)
+	defer p.stop()
+	for b := range p.ready {
+		for i := range b.steps {
+			if err := e.evalStep(&b.steps[i]); err != nil {
+				return err
+			}
 		}
-		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
-		if err := e.evalTask(t, now); err != nil {
-			return err
-		}
-		t.tick++
-		t.when = t.epoch + float64(t.tick)*t.delta
-		q = enqueue(q[1:], t)
+		p.done(b)
 	}
 	return nil
 }
 
-// evalTask fetches a task's metrics, evaluates its rules and prints their
-// values.
-func (e *Engine) evalTask(t *task, now float64) error {
-	if err := e.fetch(t); err != nil {
-		return err
+// evalStep hands a step's values to its task's metrics, then evaluates
+// the task.
+func (e *Engine) evalStep(s *step) error {
+	if s.err != nil {
+		return s.err
 	}
+	t := s.t
+	for i, h := range t.hosts {
+		h.err = s.hosts[i].err
+		h.deliver(&s.hosts[i].result)
+	}
+	e.rt.Clock.Reflect(s.now, t.delta, e.cfg.Calendar)
+	e.evalTask(t, s.now)
+	return nil
+}
+
+// evalTask evaluates a task's rules on the values delivered to them and
+// prints their values.
+func (e *Engine) evalTask(t *task, now float64) {
 	for _, r := range t.rules {
 		r.Eval(e.rt)
 	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
 	}
-	return nil
-}
-
-// fetch runs the task's fetches and hands out the values: one host after
-// another for archives, all at once for live hosts.
-func (e *Engine) fetch(t *task) error {
-	if e.cfg.Archive {
-		for _, h := range t.hosts {
-			h.err = nil
-			if h.ctx != nil && len(h.ids) > 0 {
-				h.err = h.ctx.Fetch(h.ids, &h.result)
-				if pmapi.Code(h.err) == pmapi.ErrLogRec {
-					return fmt.Errorf("pmFetch failed: %w", h.err)
-				}
-			} else {
-				h.err = pmapi.ErrNoData
-			}
-			h.distribute()
-		}
-		return nil
-	}
-	e.fetchLive(t)
-	return nil
 }
 
 // printValues writes each rule's value as -v, -V or -W asks.

@@ -105,6 +105,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 			e.enable(t)
 		}
 		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
+		e.fetchLive(t)
 		e.evalTask(t, now)
 		e.out.Flush()
 		if t.waits() && t.retry == 0 {

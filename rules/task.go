@@ -1,7 +1,8 @@
 package rules
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
@@ -83,9 +84,18 @@ func (t *task) waits() bool {
 	return false
 }
 
-// distribute hands the values of h's last fetch to its metrics, with
-// each value set sorted by instance as pmie sorts them.
+// distribute hands the values of h's last live fetch to its metrics.
 func (h *hostFetch) distribute() {
+	if h.err == nil && !h.down {
+		sortResult(&h.result)
+	}
+	h.deliver(&h.result)
+}
+
+// deliver hands the values of r, h's fetch (sorted by sortResult), to
+// its metrics, unless the fetch failed or the host is down. r must stay
+// unchanged until the metrics have been evaluated.
+func (h *hostFetch) deliver(r *pmapi.Result) {
 	for _, m := range h.metrics {
 		m.Drop()
 		m.SetDown(h.live != nil && (h.err != nil || h.down))
@@ -93,15 +103,11 @@ func (h *hostFetch) distribute() {
 	if h.err != nil || h.down {
 		return
 	}
-	r := &h.result
 	stamp := realTime(r.Time)
 	for i := range r.Sets {
 		vs := &r.Sets[i]
 		if vs.Err != nil || len(vs.Values) == 0 {
 			continue
-		}
-		if !sort.SliceIsSorted(vs.Values, func(a, b int) bool { return vs.Values[a].Inst < vs.Values[b].Inst }) {
-			sort.SliceStable(vs.Values, func(a, b int) bool { return vs.Values[a].Inst < vs.Values[b].Inst })
 		}
 		for _, m := range h.metrics {
 			if m.Ready() && m.Desc.PMID == vs.PMID {
@@ -110,6 +116,18 @@ func (h *hostFetch) distribute() {
 		}
 	}
 }
+
+// sortResult sorts each value set of r by instance, as pmie sorts them.
+func sortResult(r *pmapi.Result) {
+	for i := range r.Sets {
+		vs := r.Sets[i].Values
+		if !slices.IsSortedFunc(vs, byInst) {
+			slices.SortStableFunc(vs, byInst)
+		}
+	}
+}
+
+func byInst(a, b pmapi.Value) int { return cmp.Compare(a.Inst, b.Inst) }
 
 // enqueue inserts t into the queue q ordered by evaluation time, ahead of
 // any task due at the same time, as pmie does.

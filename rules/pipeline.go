@@ -1,0 +1,147 @@
+package rules
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Archive evaluation is pipelined: the archive's clock fixes every
+// evaluation's time and fetches in advance, so a fetcher goroutine runs
+// the fetches for the evaluations ahead while the engine evaluates and
+// prints earlier ones. The tasks' contexts are used only by the fetcher.
+// Results travel to the engine in batches of steps, which it hands back
+// once it has evaluated and printed them: two batches go back and forth,
+// so that neither side waits for the other at every evaluation (waking a
+// waiting goroutine costs about as much as a small evaluation).
+
+// batchSteps is how many evaluations a batch holds.
+var batchSteps = 8
+
+// step is one evaluation of a task in archive mode, with what its fetches
+// brought.
+type step struct {
+	t     *task
+	now   float64
+	hosts []fetched // one for each of t.hosts
+	err   error     // a fetch failed for good: evaluation stops here
+}
+
+// fetched is one host's fetch for a step.
+type fetched struct {
+	result pmapi.Result
+	err    error
+}
+
+// batch is consecutive steps, in evaluation order.
+type batch struct {
+	steps []step
+}
+
+// pipeline is the fetcher of an archive evaluation.
+type pipeline struct {
+	ready chan *batch   // fetched, in evaluation order
+	free  chan *batch   // evaluated, for the fetcher to fill again
+	quit  chan struct{} // the engine has stopped
+	wg    sync.WaitGroup
+}
+
+// startPipeline starts fetching the evaluations of the tasks, from start
+// to stop on each task's schedule, in the order runArchive evaluates them.
+func startPipeline(tasks []*task, start, stop float64) *pipeline {
+	p := &pipeline{ready: make(chan *batch, 2), free: make(chan *batch, 2), quit: make(chan struct{})}
+	for range 2 {
+		p.free <- &batch{steps: make([]step, 0, batchSteps)}
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		defer close(p.ready)
+		p.run(tasks, start, stop)
+	}()
+	return p
+}
+
+// run fetches for each evaluation in turn until stop, a fatal error, or
+// the engine stopping.
+func (p *pipeline) run(tasks []*task, start, stop float64) {
+	q := make([]*task, 0, len(tasks))
+	for _, t := range tasks {
+		t.when, t.epoch, t.tick = start, start, 0
+		q = append(q, t)
+	}
+	for len(q) > 0 && q[0].when <= stop {
+		var b *batch
+		select {
+		case b = <-p.free:
+		case <-p.quit:
+			return
+		}
+		b.steps = b.steps[:0]
+		failed := false
+		for len(b.steps) < cap(b.steps) && len(q) > 0 && q[0].when <= stop && !failed {
+			t := q[0]
+			s := b.next(t)
+			failed = fetchArchive(t, s) != nil
+			t.tick++
+			t.when = t.epoch + float64(t.tick)*t.delta
+			q = enqueue(q[1:], t)
+		}
+		select {
+		case p.ready <- b:
+		case <-p.quit:
+			return
+		}
+		if failed {
+			return
+		}
+	}
+}
+
+// next adds a step for t's evaluation due now to b, reusing the storage
+// of the step that was there before.
+func (b *batch) next(t *task) *step {
+	b.steps = b.steps[:len(b.steps)+1]
+	s := &b.steps[len(b.steps)-1]
+	s.t, s.now, s.err = t, t.when, nil
+	for len(s.hosts) < len(t.hosts) {
+		s.hosts = append(s.hosts[:cap(s.hosts)], fetched{})
+	}
+	s.hosts = s.hosts[:len(t.hosts)]
+	return s
+}
+
+// fetchArchive runs a task's fetches from its archives into s. Only a
+// fetch failing on a bad record is fatal: it is also s.err.
+func fetchArchive(t *task, s *step) error {
+	for i, h := range t.hosts {
+		f := &s.hosts[i]
+		if h.ctx == nil || len(h.ids) == 0 {
+			f.result.Reset()
+			f.err = pmapi.ErrNoData
+			continue
+		}
+		f.err = h.ctx.Fetch(h.ids, &f.result)
+		if pmapi.Code(f.err) == pmapi.ErrLogRec {
+			s.err = fmt.Errorf("pmFetch failed: %w", f.err)
+			return s.err
+		}
+		if f.err == nil {
+			sortResult(&f.result)
+		}
+	}
+	return nil
+}
+
+// done hands a batch back to the fetcher.
+func (p *pipeline) done(b *batch) {
+	p.free <- b
+}
+
+// stop ends the fetcher and waits for it, so that the contexts it uses
+// can be closed.
+func (p *pipeline) stop() {
+	close(p.quit)
+	p.wg.Wait()
+}

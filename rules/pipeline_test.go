@@ -1,0 +1,136 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/archive"
+)
+
+// failingContext is an archive context whose fetches are counted across
+// every context sharing the counter; the fetch numbered failAt (from 0)
+// fails as a bad record does. A fetch after the engine has stopped is an
+// error of the test.
+type failingContext struct {
+	*archive.Context
+	c *fetchCounter
+}
+
+type fetchCounter struct {
+	mu      sync.Mutex
+	n       int
+	failAt  int // -1: never
+	stopped bool
+	late    int // fetches after stopped was set
+}
+
+func (f *failingContext) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
+	f.c.mu.Lock()
+	n := f.c.n
+	f.c.n++
+	if f.c.stopped {
+		f.c.late++
+	}
+	f.c.mu.Unlock()
+	if n == f.c.failAt {
+		return fmt.Errorf("record at offset 1234: %w", pmapi.ErrLogRec)
+	}
+	return f.Context.Fetch(ids, r)
+}
+
+// runAlpha evaluates, over the test archive alpha, rules in two tasks (of
+// 10 and 7 seconds) and returns what they printed, the error Run gave and
+// the fetch counter.
+func runAlpha(t *testing.T, failAt int) (string, error, *fetchCounter) {
+	t.Helper()
+	const name = "../testdata/archives/pmie/alpha"
+	meta, err := archive.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer meta.Close()
+	counter := &fetchCounter{failAt: failAt}
+	var opened []pmapi.Context
+	defer func() {
+		for _, c := range opened {
+			c.Close()
+		}
+	}()
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	env := &eval.Env{Archive: true, DefaultConn: name, Runtime: rt,
+		Source: func(string) (eval.Source, error) { return ctxSource{meta}, nil }}
+	b := &eval.Builder{Env: env}
+	prog := &eval.Program{}
+	add := func(rule string, x *eval.Node, delta float64) {
+		b.Begin()
+		if b.Statement(prog, rule, x, delta) == nil {
+			t.Fatalf("rule %s not accepted", rule)
+		}
+	}
+	add("load", b.Fetch("kernel.all.load", nil, []string{"1 minute"}, 0, 0), 10)
+	add("free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)
+	add("odd", b.Fetch("mem.util.free", nil, nil, 0, 1), 7)
+	start, end := meta.Bounds()
+	var out strings.Builder
+	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Verbose: 1, ShowTime: true,
+		Out:        &out,
+		TimeString: func(sec float64) string { return time.Unix(int64(sec), 0).UTC().Format(time.TimeOnly) },
+		Open: func(conn string) (pmapi.Context, error) {
+			c, err := archive.Open(conn)
+			if err != nil {
+				return nil, err
+			}
+			opened = append(opened, c)
+			return &failingContext{Context: c, c: counter}, nil
+		},
+	}
+	e := New(cfg, b, prog)
+	err = e.Run(t.Context())
+	counter.mu.Lock()
+	counter.stopped = true
+	counter.mu.Unlock()
+	return out.String(), err, counter
+}
+
+// TestPipelineOrder checks that archive evaluation with its fetches
+// running ahead prints every evaluation of two interleaved tasks in time
+// order, and that a fetch failing for good ends evaluation with pmie's
+// message after the evaluations before it were printed in full, with no
+// fetch made after Run has returned.
+func TestPipelineOrder(t *testing.T) {
+	whole, err, c := runAlpha(t, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.SplitAfter(whole, "\n\n")
+	blocks = blocks[:len(blocks)-1] // the empty string after the last
+	if len(blocks) != c.n || len(blocks) < 3*batchSteps {
+		t.Fatalf("%d evaluations printed, %d fetches; want equal, and several batches:\n%s", len(blocks), c.n, whole)
+	}
+	t.Logf("%d evaluations, %d fetches", len(blocks), c.n)
+	last := ""
+	for _, blk := range blocks {
+		stamp := blk[strings.Index(blk, "(")+1 : strings.Index(blk, ")")]
+		if stamp < last {
+			t.Fatalf("evaluation at %s printed after one at %s:\n%s", stamp, last, whole)
+		}
+		last = stamp
+	}
+	for _, failAt := range []int{0, 1, batchSteps - 1, batchSteps, batchSteps + 1, 2*batchSteps + 3, len(blocks) - 1} {
+		got, err, c := runAlpha(t, failAt)
+		if err == nil || !strings.HasPrefix(err.Error(), "pmFetch failed: ") || pmapi.Code(err) != pmapi.ErrLogRec {
+			t.Errorf("fetch %d failing: Run gave %v, want pmFetch failed: ...", failAt, err)
+		}
+		if want := strings.Join(blocks[:failAt], ""); got != want {
+			t.Errorf("fetch %d failing: printed\n%s\nwant\n%s", failAt, got, want)
+		}
+		if c.late > 0 {
+			t.Errorf("fetch %d failing: %d fetches after Run returned", failAt, c.late)
+		}
+	}
+}
