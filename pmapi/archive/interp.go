@@ -94,12 +94,15 @@ type metricCtl struct {
 // interpState is a context's interpolation state (libpcp keeps it in
 // the context's archive control).
 type interpState struct {
-	metrics  map[pmapi.PMID]*metricCtl
-	want     *instCtl
-	unbound  *instCtl
-	acEnd    float64 // end of the current archive, relative to the base
-	lifetime map[pmapi.InDom]map[int32][2]float64
-	gen      int
+	metrics map[pmapi.PMID]*metricCtl
+	want    *instCtl
+	unbound *instCtl
+	acEnd   float64 // end of the current archive, relative to the base
+	// lastKnown counts the instances searched forwards for that have a
+	// known last value (tLast), the only ones that can be given up.
+	lastKnown int
+	lifetime  map[pmapi.InDom]map[int32][2]float64
+	gen       int
 }
 
 func newInterpState() *interpState {
@@ -278,9 +281,16 @@ func (c *Context) wantList(ids []pmapi.PMID) {
 			m.err = pmapi.ErrPMIDLog
 			continue
 		}
+		in, uniform := true, true
+		if m.desc.InDom != pmapi.InDomNull {
+			in, uniform = c.prof.uniform(m.desc.InDom)
+		}
 		for _, ic := range m.insts {
 			ic.search = false
-			ic.inResult = m.desc.InDom == pmapi.InDomNull || c.prof.in(m.desc.InDom, ic.inst)
+			ic.inResult = in
+			if !uniform {
+				ic.inResult = c.prof.in(m.desc.InDom, ic.inst)
+			}
 			if !ic.inResult {
 				continue
 			}
@@ -374,7 +384,10 @@ func (c *Context) searchBack(tReq float64, doneRoll, seenMark *bool) error {
 	if back == 0 {
 		return nil
 	}
-	if err := c.scan(tReq, false, back, seenMark); err != nil {
+	all, err := c.scan(tReq, false, back, seenMark)
+	if err != nil || all {
+		// Each instance found has its prior bound and is no longer
+		// searched for: nothing is left to note.
 		return err
 	}
 	for u := st.unbound; u != nil; u = u.unbound {
@@ -391,6 +404,7 @@ func (c *Context) searchBack(tReq float64, doneRoll, seenMark *bool) error {
 func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 	st := c.interp
 	st.unbound = nil
+	st.lastKnown = 0
 	forw := 0
 	for ic := st.want; ic != nil; ic = ic.want {
 		if (ic.tLast >= 0 && tReq > ic.tLast) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath) {
@@ -408,6 +422,9 @@ func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 			(ic.tNext < tReq && (c.direction > 0 || ic.sNext&stScanned == 0)) ||
 			(ic.sPrior&stMark != 0 && ic.tNext == tReq) {
 			forw++
+			if ic.tLast >= 0 {
+				st.lastKnown++
+			}
 			// Keep the list in ascending order of tLast.
 			st.enlist(ic, func(u *instCtl) bool { return ic.tLast > u.tLast })
 		}
@@ -415,7 +432,10 @@ func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 	if forw == 0 {
 		return nil
 	}
-	if err := c.scan(tReq, true, forw, seenMark); err != nil {
+	all, err := c.scan(tReq, true, forw, seenMark)
+	if err != nil || all {
+		// Each instance found has its next bound and is no longer
+		// searched for: nothing is left to note.
 		return err
 	}
 	for u := st.unbound; u != nil; u = u.unbound {
@@ -446,8 +466,9 @@ func (st *interpState) enlist(ic *instCtl, after func(u *instCtl) bool) {
 }
 
 // scan reads from the saved position forwards or backwards until the n
-// instances searched for are bounded or the archive ends.
-func (c *Context) scan(tReq float64, forward bool, n int, seenMark *bool) error {
+// instances searched for are bounded or the archive ends. It reports
+// whether all n were bounded.
+func (c *Context) scan(tReq float64, forward bool, n int, seenMark *bool) (bool, error) {
 	mark := markBack
 	if forward {
 		mark = markForw
@@ -458,25 +479,30 @@ func (c *Context) scan(tReq float64, forward bool, n int, seenMark *bool) error 
 		rc, err := c.cacheRead(forward)
 		if err != nil {
 			if pmapi.Code(err) == pmapi.ErrLogRec {
-				return err
+				return false, err
 			}
-			return nil
+			return false, nil
 		}
 		if (forward && c.direction > 0 && rc.t <= tReq) || (!forward && c.direction < 0 && rc.t >= tReq) {
 			c.saved = c.cur
 		}
 		if err := c.updateBounds(tReq, &rc, mark, &done, seenMark); err != nil {
-			return err
+			return false, err
 		}
 		done += c.interp.giveUp(rc.t, forward)
 	}
-	return nil
+	return true, nil
 }
 
 // giveUp takes off the search list, and counts, the instances known to
 // have no values beyond tThis, the time of the record just read, in the
 // direction of the search.
 func (st *interpState) giveUp(tThis float64, forward bool) int {
+	if forward && st.lastKnown == 0 {
+		// Searching forwards, only instances whose last value is known
+		// are given up.
+		return 0
+	}
 	n := 0
 	var prev *instCtl
 	for u := st.unbound; u != nil; u = u.unbound {

@@ -28,6 +28,20 @@ func (p *profile) in(indom pmapi.InDom, inst int32) bool {
 	return slices.Contains(ip.list, inst) == ip.exclude
 }
 
+// uniform reports, when every instance of indom is in the profile or
+// every one is out of it, which (in), with ok set; ok is false when it
+// depends on the instance.
+func (p *profile) uniform(indom pmapi.InDom) (in, ok bool) {
+	ip := p.indoms[indom]
+	switch {
+	case ip == nil:
+		return !p.excludeAll, true
+	case len(ip.list) == 0:
+		return !ip.exclude, true
+	}
+	return false, false
+}
+
 // entry returns the profile of indom, making it with default exclude if
 // it has none.
 func (p *profile) entry(indom pmapi.InDom, exclude bool) *indomProfile {
