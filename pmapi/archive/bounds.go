@@ -54,7 +54,7 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 				if blob {
 					blk = b
 				} else {
-					val.n = uint8(copy(val.num[:], b))
+					val.setNum(b)
 				}
 			}
 			ic.bound(tReq, tThis, val, blk, &c.strs, mark, done)
@@ -121,14 +121,20 @@ func valfmtFits(t pmapi.Type, known bool, valfmt int32) bool {
 // tReq than the bound it has. A string, aggregate or event value is
 // given as blk, in the record, and copied from strs if taken.
 func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *interner, mark int, done *int) {
+	b, kept := "", false
+	keep := func() string {
+		if blk != nil && !kept {
+			b, kept = strs.str(blk), true
+		}
+		return b
+	}
 	if tThis <= tReq && (ic.tPrior > tReq || tThis >= ic.tPrior) {
 		if ic.tPrior < ic.tNext && ic.tPrior >= tReq {
 			// The old prior bound is at or after tReq: it becomes the
 			// next bound.
-			ic.tNext, ic.sNext, ic.vNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior
+			ic.tNext, ic.sNext, ic.vNext, ic.bNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior, ic.bPrior
 		}
-		val.keepBlock(blk, strs)
-		ic.tPrior, ic.sPrior, ic.vPrior = tThis, stValue, val
+		ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = tThis, stValue, val, keep()
 		if mark == markBack && ic.search && done != nil {
 			ic.search = false
 			*done++
@@ -139,10 +145,9 @@ func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *in
 		if ic.tPrior < ic.tNext && ic.tNext <= tReq {
 			// The old next bound is at or before tReq: it becomes the
 			// prior bound.
-			ic.tPrior, ic.sPrior, ic.vPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext
+			ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext, ic.bNext
 		}
-		val.keepBlock(blk, strs)
-		ic.tNext, ic.sNext, ic.vNext = tThis, stValue, val
+		ic.tNext, ic.sNext, ic.vNext, ic.bNext = tThis, stValue, val, keep()
 		if mark == markForw && ic.search && done != nil {
 			ic.search = false
 			*done++
@@ -156,7 +161,7 @@ func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *in
 func (c *Context) markBounds(tReq, tThis float64, mark int, done *int, seenMark *bool) {
 	for ic := c.interp.want; ic != nil; ic = ic.want {
 		if tThis <= tReq && (tThis >= ic.tPrior || ic.tPrior > tReq) {
-			ic.tPrior, ic.sPrior, ic.vPrior = tThis, stMark, rawValue{lval: ic.vPrior.lval}
+			ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = tThis, stMark, rawValue{lval: ic.vPrior.lval}, ""
 			if mark == markBack {
 				if ic.search && done != nil {
 					ic.search = false
@@ -168,7 +173,7 @@ func (c *Context) markBounds(tReq, tThis float64, mark int, done *int, seenMark 
 			}
 		}
 		if tThis >= tReq && (tThis <= ic.tNext || ic.tNext < 0 || ic.tNext < tReq) {
-			ic.tNext, ic.sNext, ic.vNext = tThis, stMark, rawValue{lval: ic.vNext.lval}
+			ic.tNext, ic.sNext, ic.vNext, ic.bNext = tThis, stMark, rawValue{lval: ic.vNext.lval}, ""
 			if mark == markForw {
 				if ic.search && done != nil {
 					ic.search = false

@@ -1,6 +1,8 @@
 package archive
 
 import (
+	"slices"
+
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -29,27 +31,31 @@ const (
 	markBack        // reading backwards
 )
 
-// rawValue is a value as the record holds it: the 32-bit word of an
-// insitu value, or a value block. Of a numeric value block it keeps the
-// first bytes, all that its type uses; of a string, aggregate or event
-// value block, a copy.
+// rawValue is a numeric value as the record holds it: the 32-bit word
+// of an insitu value, or of a value block the first bytes, all that its
+// type uses. (A string, aggregate or event value block is kept apart, as
+// a copy: see instCtl.)
 type rawValue struct {
 	lval uint32
-	n    uint8   // how many bytes of num are the value block's
-	num  [8]byte // the first bytes of a numeric value block
-	blk  string  // a string, aggregate or event value block
+	n    uint8  // how many bytes of num are the value block's
+	num  uint64 // the first 8 bytes of a numeric value block, big-endian
 }
 
-// numBytes is what rawValue keeps of a numeric value block.
-func (v *rawValue) numBytes() []byte { return v.num[:v.n] }
-
-// keepBlock sets v's value block to a copy of blk (from strs) if it is
-// not nil and v does not have it yet.
-func (v *rawValue) keepBlock(blk []byte, strs *interner) {
-	if blk != nil && v.blk == "" {
-		v.blk = strs.str(blk)
+// setNum keeps the first bytes of a numeric value block b (after its
+// header).
+func (v *rawValue) setNum(b []byte) {
+	if len(b) >= 8 {
+		v.num, v.n = be.Uint64(b), 8
+		return
+	}
+	v.num, v.n = 0, uint8(len(b))
+	for i, x := range b {
+		v.num |= uint64(x) << (56 - 8*i)
 	}
 }
+
+// num32 is the first 4 bytes of a numeric value block.
+func (v *rawValue) num32() uint32 { return uint32(v.num >> 32) }
 
 // isBlob reports whether values of type t are kept whole as strings.
 func isBlob(t pmapi.Type) bool {
@@ -72,6 +78,7 @@ type instCtl struct {
 	tPrior, tNext float64 // times of the bounds; -1 if none
 	sPrior, sNext int     // their states
 	vPrior, vNext rawValue
+	bPrior, bNext string // their string, aggregate or event value blocks
 
 	tFirst, tLast  float64 // no values before (after) this; -1 if unknown
 	tBirth, tDeath float64 // from the instance domain's history; -1 if unknown
@@ -118,6 +125,7 @@ func (st *interpState) reset(tReq float64) {
 				ic.tPrior, ic.tNext = -1, -1
 				ic.sPrior, ic.sNext = stUndefined, stUndefined
 				ic.vPrior, ic.vNext = rawValue{}, rawValue{}
+				ic.bPrior, ic.bNext = "", ""
 			}
 		}
 	}
@@ -572,14 +580,27 @@ func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result) {
 		if m.err != 0 {
 			vs.Err = m.err
 		} else if m.numval > 0 {
+			// numval instances are in the result. Their values are
+			// written in place: appending a composite literal goes
+			// through a temporary that is slow to copy.
+			vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
+			n := 0
 			for _, ic := range m.insts {
 				if !ic.inResult {
 					continue
 				}
-				if a, ok := c.interpValue(m, ic, tReq); ok {
-					vs.Values = append(vs.Values, pmapi.Value{Inst: ic.inst, Atom: a})
+				a, ok := c.interpValue(m, ic, tReq)
+				switch {
+				case !ok:
+				case n < len(vals):
+					vals[n].Inst, vals[n].Atom = ic.inst, a
+					n++
+				default:
+					vals = append(vals, pmapi.Value{Inst: ic.inst, Atom: a})
+					n++
 				}
 			}
+			vs.Values = vals[:n]
 		}
 		m.lastNumval = m.numval
 		if m.err != 0 {

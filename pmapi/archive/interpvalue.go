@@ -19,7 +19,7 @@ func (c *Context) interpValue(m *metricCtl, ic *instCtl, tReq float64) (pmapi.At
 		if ic.tPrior < 0 {
 			return pmapi.Atom{}, false
 		}
-		return blockAtom(t, ic.vPrior.blk), true
+		return blockAtom(t, ic.bPrior), true
 	case pmapi.Type32, pmapi.TypeU32, pmapi.TypeFloat, pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
 	default:
 		return pmapi.Atom{}, false
@@ -60,23 +60,22 @@ func numAtom(t pmapi.Type, insitu bool, v rawValue) (pmapi.Atom, bool) {
 		}
 		return pmapi.I32(int32(v.lval)), true
 	}
-	b := v.numBytes()
 	switch t {
 	case pmapi.TypeFloat:
-		if len(b) >= 4 {
-			return pmapi.F32(math.Float32frombits(be.Uint32(b))), true
+		if v.n >= 4 {
+			return pmapi.F32(math.Float32frombits(v.num32())), true
 		}
 	case pmapi.Type64:
-		if len(b) >= 8 {
-			return pmapi.I64(int64(be.Uint64(b))), true
+		if v.n >= 8 {
+			return pmapi.I64(int64(v.num)), true
 		}
 	case pmapi.TypeU64:
-		if len(b) >= 8 {
-			return pmapi.U64(be.Uint64(b)), true
+		if v.n >= 8 {
+			return pmapi.U64(v.num), true
 		}
 	case pmapi.TypeDouble:
-		if len(b) >= 8 {
-			return pmapi.F64(math.Float64frombits(be.Uint64(b))), true
+		if v.n >= 8 {
+			return pmapi.F64(math.Float64frombits(v.num)), true
 		}
 	}
 	return pmapi.Atom{}, false
@@ -108,7 +107,7 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 			if ic.vPrior.n < 4 || ic.vNext.n < 4 {
 				return pmapi.Atom{}, false
 			}
-			fp, fn = math.Float32frombits(be.Uint32(ic.vPrior.num[:])), math.Float32frombits(be.Uint32(ic.vNext.num[:]))
+			fp, fn = math.Float32frombits(ic.vPrior.num32()), math.Float32frombits(ic.vNext.num32())
 		}
 		diff := fn - fp
 		return pmapi.F32(float32(float64(fp) + float64(dt*float64(diff))/span)), true
@@ -137,7 +136,7 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 	if ic.vPrior.n < 8 || ic.vNext.n < 8 {
 		return pmapi.Atom{}, false
 	}
-	pb, nb := be.Uint64(ic.vPrior.num[:]), be.Uint64(ic.vNext.num[:])
+	pb, nb := ic.vPrior.num, ic.vNext.num
 	switch t {
 	case pmapi.Type64:
 		p, n := int64(pb), int64(nb)
