@@ -90,10 +90,13 @@ func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
 	switch valfmt {
 	case valInsitu:
 	case valDPTR, valSPTR:
-		for j := 0; j < int(numval); j++ {
-			if err := v.checkBlock(p, base, b[12+8*j+4:], at+int64(12+8*j+4)); err != nil {
-				return nil, err
+		vals := b[12 : 12+8*int(numval)]
+		for j := 0; len(vals) >= 8; j++ {
+			lval := be.Uint32(vals[4:])
+			if off, n := blockSpan(p, lval); n < 4 || off+n > int64(len(p)) {
+				return nil, v.blockError(p, base, lval, at+int64(12+8*j+4))
 			}
+			vals = vals[8:]
 		}
 	default:
 		return nil, v.f.errorf(at+8, pmapi.ErrLogRec, "value set %d (%s): bad value format %d", k+1, pmapi.PMID(be.Uint32(b)), valfmt)
@@ -101,17 +104,25 @@ func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
 	return b[12+8*int(numval):], nil
 }
 
-func (v *volume) checkBlock(p []byte, base int64, ptr []byte, at int64) error {
-	idx := int64(be.Uint32(ptr))
-	off := idx*4 - pduHeader
-	if idx > math.MaxInt32 || off < 0 || off+4 > int64(len(p)) {
-		return v.f.errorf(at, pmapi.ErrLogRec, "value block offset %d outside the record", idx)
+// blockSpan locates the value block at lval in record payload p: its
+// offset in p and its length (header included), or a length of -1 if its
+// header is not within p.
+func blockSpan(p []byte, lval uint32) (off, n int64) {
+	off = int64(lval)*4 - pduHeader
+	if lval > math.MaxInt32 || off < 0 || off+4 > int64(len(p)) {
+		return off, -1
 	}
-	n := int64(be.Uint32(p[off:]) & 0xffffff)
-	if n < 4 || off+n > int64(len(p)) {
-		return v.f.errorf(base+off, pmapi.ErrLogRec, "value block length %d runs past the record", n)
+	return off, int64(be.Uint32(p[off:]) & 0xffffff)
+}
+
+// blockError says how the value block at lval, pointed to from offset at
+// of the volume, does not fit in record payload p, which starts at base.
+func (v *volume) blockError(p []byte, base int64, lval uint32, at int64) error {
+	off, n := blockSpan(p, lval)
+	if n < 0 {
+		return v.f.errorf(at, pmapi.ErrLogRec, "value block offset %d outside the record", lval)
 	}
-	return nil
+	return v.f.errorf(base+off, pmapi.ErrLogRec, "value block length %d runs past the record", n)
 }
 
 // appendValues appends the values of set s, from record payload p, as
