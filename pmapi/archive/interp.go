@@ -90,6 +90,8 @@ type metricCtl struct {
 	known      bool  // the archive describes the metric
 	valfmt     int32 // value format seen in the archive, or -1
 	numval     int   // values it will have in this result
+	wanted     int   // instances on the want list
+	built      int   // interpState.builds when last qualified
 	err        pmapi.Errno
 	lastNumval int        // values it had in the previous result, or -1
 	insts      []*instCtl // in libpcp's hash table order
@@ -108,8 +110,12 @@ type interpState struct {
 	// lastKnown counts the instances searched forwards for that have a
 	// known last value (tLast), the only ones that can be given up.
 	lastKnown int
-	lifetime  map[pmapi.InDom]map[int32][2]float64
-	gen       int
+	// wantIDs are the metrics the want list is for; empty when the next
+	// fetch must make it again.
+	wantIDs  []pmapi.PMID
+	builds   int // results built
+	lifetime map[pmapi.InDom]map[int32][2]float64
+	gen      int
 }
 
 func newInterpState() *interpState {
@@ -246,29 +252,42 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 			return pmapi.ErrEOL
 		}
 	}
-	c.wantList(ids)
+	same := c.wantList(ids)
 	if !c.serial {
 		if err := c.finePosition(tReq, ids); err != nil {
+			st.wantIDs = st.wantIDs[:0]
 			return err
 		}
 	}
 	c.cur = c.saved
 	seenMark := false
-	doneRoll := false
-	if err := c.searchBack(tReq, &doneRoll, &seenMark); err != nil {
+	if err := c.search(tReq, same, &seenMark); err != nil {
+		// Instances may be left marked as searched for: the next
+		// fetch builds its list afresh.
+		st.wantIDs = st.wantIDs[:0]
 		return err
 	}
-	if err := c.searchForw(tReq, &doneRoll, &seenMark); err != nil {
-		return err
-	}
-	c.qualify(tReq, seenMark)
-	c.build(tReq, ids, r)
+	c.build(tReq, ids, r, seenMark)
 	return nil
 }
 
-// wantList sets up the metrics asked for and lists their instances.
-func (c *Context) wantList(ids []pmapi.PMID) {
+// wantList sets up the metrics asked for and lists their instances. When
+// ids are those of the last fetch, which ended without error, it keeps the
+// list it made then and reports true: the instances on it are then still
+// to be put back in the result (search does it).
+func (c *Context) wantList(ids []pmapi.PMID) bool {
 	st := c.interp
+	if len(ids) > 0 && slices.Equal(ids, st.wantIDs) {
+		for _, id := range ids {
+			if m := st.metrics[id]; m != nil {
+				m.numval, m.err = m.wanted, 0
+				if !m.known {
+					m.err = pmapi.ErrPMIDLog
+				}
+			}
+		}
+		return true
+	}
 	st.gen++
 	st.want = nil
 	for _, id := range ids {
@@ -306,7 +325,10 @@ func (c *Context) wantList(ids []pmapi.PMID) {
 			st.want = ic
 			m.numval++
 		}
+		m.wanted = m.numval
 	}
+	st.wantIDs = append(st.wantIDs[:0], ids...)
+	return false
 }
 
 // finePosition positions reading from the temporal index, then reads
@@ -364,16 +386,69 @@ func (c *Context) roll(tReq float64, seenMark *bool) error {
 	}
 }
 
+// search brings the bounds of the instances on the want list up to date
+// for tReq, putting them back in the result first if reset is set. Most
+// fetches, stepping forwards, only need next bounds: quickSearch finds
+// those in one pass over the list, and only when it finds an instance
+// needing more does the search take libpcp's steps: back, then forwards.
+func (c *Context) search(tReq float64, reset bool, seenMark *bool) error {
+	if c.direction > 0 {
+		if forw, ok := c.quickSearch(tReq, reset); ok {
+			return c.scanForw(tReq, forw, seenMark)
+		}
+	}
+	if reset {
+		for ic := c.interp.want; ic != nil; ic = ic.want {
+			ic.inResult = true
+		}
+	}
+	doneRoll := false
+	if err := c.searchBack(tReq, &doneRoll, seenMark); err != nil {
+		return err
+	}
+	return c.searchForw(tReq, &doneRoll, seenMark)
+}
+
+// quickSearch does searchBack's and searchForw's passes over the want list
+// in one, stepping forwards, as long as searchBack would do nothing (read
+// on, or search back, for no instance): it lists the instances to search
+// forwards for and reports how many. If searchBack would do something, it
+// leaves the state as it found it (but for putting instances back in the
+// result) and reports false.
+func (c *Context) quickSearch(tReq float64, reset bool) (int, bool) {
+	st := c.interp
+	st.unbound = nil
+	st.lastKnown = 0
+	forw := 0
+	for ic := st.want; ic != nil; ic = ic.want {
+		if reset {
+			ic.inResult = true
+		}
+		if !ic.noPrior(tReq) && (ic.lacksPrior(tReq) || ic.wantsPrior(tReq, c.direction)) {
+			for u := st.unbound; u != nil; u = u.unbound {
+				u.search = false
+			}
+			st.unbound = nil
+			return 0, false
+		}
+		if !ic.noNext(tReq) && ic.wantsNext(tReq, c.direction) {
+			forw++
+			st.enlistForw(ic)
+		}
+	}
+	return forw, true
+}
+
 // searchBack finds prior bounds for the instances that lack one.
 func (c *Context) searchBack(tReq float64, doneRoll, seenMark *bool) error {
 	st := c.interp
 	st.unbound = nil
 	back := 0
 	for ic := st.want; ic != nil; ic = ic.want {
-		if (ic.tFirst >= 0 && tReq < ic.tFirst) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath) {
+		if ic.noPrior(tReq) {
 			continue
 		}
-		if (ic.tPrior < 0 || ic.tPrior > tReq) && back == 0 && !*doneRoll {
+		if ic.lacksPrior(tReq) && back == 0 && !*doneRoll {
 			*doneRoll = true
 			if c.direction > 0 {
 				if err := c.roll(tReq, seenMark); err != nil {
@@ -381,9 +456,7 @@ func (c *Context) searchBack(tReq float64, doneRoll, seenMark *bool) error {
 				}
 			}
 		}
-		if (ic.sPrior&stUndefined != 0 && ic.sPrior&stScanned == 0) ||
-			(ic.tPrior > tReq && (c.direction < 0 || ic.sPrior&stScanned == 0)) ||
-			(ic.sNext&stMark != 0 && ic.tPrior == tReq) {
+		if ic.wantsPrior(tReq, c.direction) {
 			back++
 			// Keep the list in descending order of tFirst.
 			st.enlist(ic, func(u *instCtl) bool { return ic.tFirst < u.tFirst })
@@ -415,10 +488,10 @@ func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 	st.lastKnown = 0
 	forw := 0
 	for ic := st.want; ic != nil; ic = ic.want {
-		if (ic.tLast >= 0 && tReq > ic.tLast) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath) {
+		if ic.noNext(tReq) {
 			continue
 		}
-		if (ic.tNext < 0 || ic.tNext < tReq) && forw == 0 && !*doneRoll {
+		if ic.lacksNext(tReq) && forw == 0 && !*doneRoll {
 			*doneRoll = true
 			if c.direction < 0 {
 				if err := c.roll(tReq, seenMark); err != nil {
@@ -426,17 +499,18 @@ func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 				}
 			}
 		}
-		if (ic.sNext&stUndefined != 0 && ic.sNext&stScanned == 0) ||
-			(ic.tNext < tReq && (c.direction > 0 || ic.sNext&stScanned == 0)) ||
-			(ic.sPrior&stMark != 0 && ic.tNext == tReq) {
+		if ic.wantsNext(tReq, c.direction) {
 			forw++
-			if ic.tLast >= 0 {
-				st.lastKnown++
-			}
-			// Keep the list in ascending order of tLast.
-			st.enlist(ic, func(u *instCtl) bool { return ic.tLast > u.tLast })
+			st.enlistForw(ic)
 		}
 	}
+	return c.scanForw(tReq, forw, seenMark)
+}
+
+// scanForw reads forwards for next bounds of the forw instances on the
+// search list, noting those it does not find.
+func (c *Context) scanForw(tReq float64, forw int, seenMark *bool) error {
+	st := c.interp
 	if forw == 0 {
 		return nil
 	}
@@ -454,6 +528,48 @@ func (c *Context) searchForw(tReq float64, doneRoll, seenMark *bool) error {
 		u.search = false
 	}
 	return nil
+}
+
+// enlistForw puts ic on the list of those searched forwards for, in
+// ascending order of tLast.
+func (st *interpState) enlistForw(ic *instCtl) {
+	if ic.tLast >= 0 {
+		st.lastKnown++
+	}
+	st.enlist(ic, func(u *instCtl) bool { return ic.tLast > u.tLast })
+}
+
+// noPrior reports whether ic is known to have no value at or before tReq
+// (searching back for one is pointless).
+func (ic *instCtl) noPrior(tReq float64) bool {
+	return (ic.tFirst >= 0 && tReq < ic.tFirst) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath)
+}
+
+// noNext reports whether ic is known to have no value at or after tReq.
+func (ic *instCtl) noNext(tReq float64) bool {
+	return (ic.tLast >= 0 && tReq > ic.tLast) || (ic.tBirth >= 0 && tReq < ic.tBirth) || (ic.tDeath >= 0 && tReq > ic.tDeath)
+}
+
+// lacksPrior reports whether ic has no prior bound for tReq (reading on
+// up to tReq may give it one).
+func (ic *instCtl) lacksPrior(tReq float64) bool { return ic.tPrior < 0 || ic.tPrior > tReq }
+
+// lacksNext reports whether ic has no next bound for tReq.
+func (ic *instCtl) lacksNext(tReq float64) bool { return ic.tNext < 0 || ic.tNext < tReq }
+
+// wantsPrior reports whether ic is to be searched back for, stepping in
+// direction.
+func (ic *instCtl) wantsPrior(tReq float64, direction int) bool {
+	return (ic.sPrior&stUndefined != 0 && ic.sPrior&stScanned == 0) ||
+		(ic.tPrior > tReq && (direction < 0 || ic.sPrior&stScanned == 0)) ||
+		(ic.sNext&stMark != 0 && ic.tPrior == tReq)
+}
+
+// wantsNext reports whether ic is to be searched forwards for.
+func (ic *instCtl) wantsNext(tReq float64, direction int) bool {
+	return (ic.sNext&stUndefined != 0 && ic.sNext&stScanned == 0) ||
+		(ic.tNext < tReq && (direction > 0 || ic.sNext&stScanned == 0)) ||
+		(ic.sPrior&stMark != 0 && ic.tNext == tReq)
 }
 
 // enlist marks ic as searched for and puts it on the search list after
@@ -537,37 +653,37 @@ func (st *interpState) giveUp(tThis float64, forward bool) int {
 	return n
 }
 
-// qualify decides which instances will have values.
-func (c *Context) qualify(tReq float64, seenMark bool) {
-	for ic := c.interp.want; ic != nil; ic = ic.want {
-		m := ic.m
-		drop := false
-		if m.desc.Sem == pmapi.SemDiscrete {
-			drop = ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
-				(ic.tBirth != -1 && ic.tBirth > tReq) || (ic.tDeath != -1 && tReq > ic.tDeath)
-		} else {
-			drop = ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
-				ic.sNext&(stMark|stUndefined) != 0 || ic.tNext < tReq
-			if !drop && m.desc.Sem == pmapi.SemCounter {
-				if !m.desc.Type.Numeric() {
-					m.err = pmapi.ErrType
-				} else if seenMark && m.lastNumval > 0 {
-					// A <mark> lies between this fetch and the last one
-					// that gave values: give none, so that no rate is
-					// worked out across the gap.
-					drop = true
-				}
-			}
-		}
-		if drop {
-			m.numval--
-			ic.inResult = false
+// drops reports whether ic, in the result, has no value at tReq after
+// all (libpcp's qualification of the result): a counter's value is also
+// dropped when a <mark> was passed (seenMark) since the last fetch that
+// gave m values. A counter that is not numeric sets m's error.
+func (ic *instCtl) drops(m *metricCtl, tReq float64, seenMark bool) bool {
+	if m.desc.Sem == pmapi.SemDiscrete {
+		return ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
+			(ic.tBirth != -1 && ic.tBirth > tReq) || (ic.tDeath != -1 && tReq > ic.tDeath)
+	}
+	if ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
+		ic.sNext&(stMark|stUndefined) != 0 || ic.tNext < tReq {
+		return true
+	}
+	if m.desc.Sem == pmapi.SemCounter {
+		if !m.desc.Type.Numeric() {
+			m.err = pmapi.ErrType
+		} else if seenMark && m.lastNumval > 0 {
+			// A <mark> lies between this fetch and the last one that
+			// gave values: give none, so that no rate is worked out
+			// across the gap.
+			return true
 		}
 	}
+	return false
 }
 
-// build fills r with the values at tReq.
-func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result) {
+// build fills r with the values at tReq. seenMark says whether a <mark>
+// was passed.
+func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result, seenMark bool) {
+	st := c.interp
+	st.builds++
 	r.Time = c.origin
 	growSets(r, len(ids))
 	for j, id := range ids {
@@ -576,35 +692,72 @@ func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result) {
 		if id == pmapi.PMIDNull {
 			continue
 		}
-		m := c.interp.metrics[id]
+		m := st.metrics[id]
+		switch {
+		case m.known && m.built != st.builds:
+			m.built = st.builds
+			c.qualifiedValues(m, vs, tReq, seenMark)
+		case m.err == 0 && m.numval > 0:
+			// Asked for twice: the same values again.
+			c.values(m, vs, tReq)
+		}
 		if m.err != 0 {
-			vs.Err = m.err
-		} else if m.numval > 0 {
-			// numval instances are in the result. Their values are
-			// written in place: appending a composite literal goes
-			// through a temporary that is slow to copy.
-			vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
-			n := 0
-			for _, ic := range m.insts {
-				if !ic.inResult {
-					continue
-				}
-				a, ok := c.interpValue(m, ic, tReq)
-				switch {
-				case !ok:
-				case n < len(vals):
-					vals[n].Inst, vals[n].Atom = ic.inst, a
-					n++
-				default:
-					vals = append(vals, pmapi.Value{Inst: ic.inst, Atom: a})
-					n++
-				}
-			}
-			vs.Values = vals[:n]
+			vs.Err, vs.Values = m.err, vs.Values[:0]
 		}
 		m.lastNumval = m.numval
 		if m.err != 0 {
 			m.lastNumval = int(m.err)
 		}
 	}
+}
+
+// qualifiedValues puts in vs the values at tReq of m's instances in the
+// result, first taking out of the result those that have none (see
+// drops).
+func (c *Context) qualifiedValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, seenMark bool) {
+	// numval instances are in the result at most. Their values are
+	// written in place: appending a composite literal goes through a
+	// temporary that is slow to copy.
+	vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
+	n := 0
+	for _, ic := range m.insts {
+		if !ic.inResult {
+			continue
+		}
+		if ic.drops(m, tReq, seenMark) {
+			m.numval--
+			ic.inResult = false
+			continue
+		}
+		if a, ok := c.interpValue(m, ic, tReq); ok {
+			vals = putValue(vals, n, ic.inst, a)
+			n++
+		}
+	}
+	vs.Values = vals[:n]
+}
+
+// values puts in vs the values at tReq of m's instances in the result.
+func (c *Context) values(m *metricCtl, vs *pmapi.ValueSet, tReq float64) {
+	vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
+	n := 0
+	for _, ic := range m.insts {
+		if !ic.inResult {
+			continue
+		}
+		if a, ok := c.interpValue(m, ic, tReq); ok {
+			vals = putValue(vals, n, ic.inst, a)
+			n++
+		}
+	}
+	vs.Values = vals[:n]
+}
+
+// putValue sets vals[n], appending it if vals is too short.
+func putValue(vals []pmapi.Value, n int, inst int32, a pmapi.Atom) []pmapi.Value {
+	if n < len(vals) {
+		vals[n].Inst, vals[n].Atom = inst, a
+		return vals
+	}
+	return append(vals, pmapi.Value{Inst: inst, Atom: a})
 }

@@ -80,6 +80,7 @@ func (c *Context) DelProfile(indom pmapi.InDom, insts []int32) error {
 
 func (c *Context) changeProfile(indom pmapi.InDom, insts []int32, add bool) error {
 	p := &c.prof
+	c.interp.wantIDs = c.interp.wantIDs[:0] // the want list depends on the profile
 	if indom == pmapi.InDomNull {
 		if len(insts) > 0 {
 			return pmapi.ErrProfileSpec
