@@ -88,19 +88,7 @@ func (m *Metric) rateOf(out []float64) bool {
 		if j >= len(m.vals) {
 			break
 		}
-		raw := out[j]
-		d := raw - m.vals[j]
-		if d < 0 && counterWrap {
-			switch m.Desc.Type {
-			case pmapi.Type32, pmapi.TypeU32:
-				d += 4294967296.0
-			case pmapi.Type64, pmapi.TypeU64:
-				d += 18446744073709551616.0
-			}
-		}
-		d /= dt
-		m.vals[j] = raw
-		if d < 0 {
+		if d := m.rate(j, out[j], dt); d < 0 {
 			ok = false
 		} else {
 			out[j] = d
@@ -111,6 +99,28 @@ func (m *Metric) rateOf(out []float64) bool {
 	}
 	m.stomp = m.stamp
 	return ok
+}
+
+// rate is the rate over dt of instance j of counter m, whose raw value
+// is now raw; raw replaces its previous value.
+func (m *Metric) rate(j int, raw, dt float64) float64 {
+	d := raw - m.vals[j]
+	if d < 0 && counterWrap {
+		d += m.wrapSpan()
+	}
+	m.vals[j] = raw
+	return d / dt
+}
+
+// wrapSpan is how far m's values go before they wrap.
+func (m *Metric) wrapSpan() float64 {
+	switch m.Desc.Type {
+	case pmapi.Type32, pmapi.TypeU32:
+		return 4294967296.0
+	case pmapi.Type64, pmapi.TypeU64:
+		return 18446744073709551616.0
+	}
+	return 0
 }
 
 // extract stores value v of m at position i of the newest sample of x.
@@ -147,6 +157,42 @@ func (x *Node) extractRun(m *Metric, vals []pmapi.Value, pos int) int {
 	conv := m.conv
 	for j := range dst {
 		dst[j] = conv * vals[j].Atom.Float64()
+	}
+	return pos + len(vals)
+}
+
+// extractRates is extractRun then doneWith, for a counter's values
+// converted to rates, in one pass: the values vals of m are stored from
+// position pos (which must be within the newest sample of x, a numeric
+// one) as rates over the interval since m's previous values. It returns
+// the position after them.
+func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
+	out := x.nums(0)[pos:]
+	if len(vals) < len(out) {
+		out = out[:len(vals)]
+	}
+	ok := true
+	dt := m.stamp - m.stomp
+	conv := m.conv
+	for j := range out {
+		raw := conv * vals[j].Atom.Float64()
+		out[j] = raw
+		if j >= len(m.vals) {
+			continue
+		}
+		if d := m.rate(j, raw, dt); d < 0 {
+			ok = false
+		} else {
+			out[j] = d
+		}
+	}
+	if m.stomp == 0 {
+		ok = false
+	}
+	m.stomp = m.stamp
+	m.vset = nil
+	if !ok {
+		x.valid = 0
 	}
 	return pos + len(vals)
 }
@@ -222,6 +268,11 @@ func fetchAll(x *Node) {
 		}
 		start := pos
 		if m.vset != nil && m.nidom > 0 {
+			if dorate && x.store == storeNum && pos < x.tspan {
+				pos = x.extractRates(m, m.vset.Values[:m.nidom], pos)
+				stamp = max(stamp, m.stamp)
+				continue
+			}
 			pos = x.extractRun(m, m.vset.Values[:m.nidom], pos)
 		}
 		stamp = x.doneWith(m, dorate, start, pos, stamp)
