@@ -104,6 +104,7 @@ type Runtime struct {
 
 	curr     *Node  // rule whose actions are being run
 	currName string // its name
+	scratch  []byte // for expanding action arguments
 }
 
 // actionState is what an action leaf keeps: its arguments and holdoff, and

@@ -32,6 +32,9 @@ func appendNumber(b []byte, v float64) []byte {
 		b = strconv.AppendFloat(b, v, 'f', 2, 64)
 	case a < 50:
 		b = strconv.AppendFloat(b, v, 'f', 1, 64)
+	case a < 1e18 && v == math.Trunc(v):
+		// A whole number prints as itself: AppendInt is quicker.
+		b = strconv.AppendInt(b, int64(v), 10)
 	default:
 		b = strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
@@ -184,8 +187,9 @@ func (x *Node) AppendAnnotated(b []byte) []byte {
 	if (x.idom <= 0 && x.hdom <= 0) || x.sem == SemChar || x.metrics == nil || x.valid == 0 {
 		return x.AppendValue(b)
 	}
+	var hb hostInst
 	for i := 0; i < x.tspan; i++ {
-		hb := lookupHostInst(x, i)
+		lookupHostInst(x, i, &hb)
 		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
 		b = x.appendMember(b, i)
 	}
@@ -206,11 +210,12 @@ func (x *Node) AppendSatisfying(b []byte) []byte {
 	if x1.valid == 0 {
 		return append(b, " <no bindings available>"...)
 	}
+	var hb hostInst
 	for i := 0; i < x1.tspan; i++ {
 		if !x1.binds(i) {
 			continue
 		}
-		hb := lookupHostInst(x1, i)
+		lookupHostInst(x1, i, &hb)
 		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
 		b = x2.appendMember(b, i)
 	}
@@ -236,10 +241,12 @@ type hostInst struct {
 	hasHost, hasInst bool
 }
 
-// lookupHostInst finds the host and instance of member nth of x. For min
-// and max aggregates they are those of the member with the extreme value.
-func lookupHostInst(x *Node, nth int) hostInst {
-	var none hostInst
+// lookupHostInst finds the host and instance of member nth of x, into
+// hi. For min and max aggregates they are those of the member with the
+// extreme value. (hi is written in place: returning the struct copies it
+// slowly.)
+func lookupHostInst(x *Node, nth int, hi *hostInst) {
+	*hi = hostInst{}
 	var m *Metric
 	pick := -1
 	extreme := x.Op.extremum()
@@ -250,7 +257,7 @@ func lookupHostInst(x *Node, nth int) hostInst {
 		x = x.Arg1
 	}
 	if (x.idom <= 0 && x.hdom <= 0) || x.metrics == nil {
-		return none
+		return
 	}
 	ms := x.metrics.m
 	switch {
@@ -258,7 +265,7 @@ func lookupHostInst(x *Node, nth int) hostInst {
 		pick = nth
 		for mi := 0; ; mi++ {
 			if mi >= len(ms) {
-				return none
+				return
 			}
 			m = ms[mi]
 			if pick < m.nidom {
@@ -294,13 +301,12 @@ func lookupHostInst(x *Node, nth int) hostInst {
 		}
 	}
 	if m == nil {
-		return none
+		return
 	}
-	hi := hostInst{Host: m.Host, Conn: m.Conn, hasHost: true}
+	hi.Host, hi.Conn, hi.hasHost = m.Host, m.Conn, true
 	if pick >= 0 && x.idom > 0 && m.inames != nil && pick < len(m.inames) {
 		hi.Inst, hi.hasInst = m.inames[pick], true
 	}
-	return hi
 }
 
 // findMetrics looks through the top-level conjuncts of y, left first, for
@@ -379,10 +385,11 @@ func formatCode(s string, from int) (int, byte) {
 // being evaluated: an argument holding %h, %c, %i or %v is repeated once
 // for each member that makes the rule true.
 func expandArgs(rt *Runtime, args []string) string {
-	var b []byte
+	b := rt.scratch[:0]
 	for _, a := range args {
 		b = appendExpanded(b, rt.curr, a)
 	}
+	rt.scratch = b
 	return string(b)
 }
 
@@ -392,7 +399,7 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 	if first < 0 || rule == nil {
 		return append(b, arg...)
 	}
-	if !eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
+	if !eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
 		b = appendArg(b, arg, i, hb, x2)
 	}) {
 		return append(b, arg...)
@@ -402,7 +409,7 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 
 // appendArg appends arg with its %h %i %v %c replaced by the binding of
 // member i.
-func appendArg(b []byte, arg string, i int, hb hostInst, x2 *Node) []byte {
+func appendArg(b []byte, arg string, i int, hb *hostInst, x2 *Node) []byte {
 	prev := 0
 	for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
 		b = append(b, arg[prev:at]...)
@@ -432,15 +439,17 @@ func appendOr(b []byte, s string, ok bool, instead string) []byte {
 // eachBinding calls f for each member of rule's binding sub-expression that
 // makes the rule true, with its host and instance and the node holding the
 // values %v stands for. It reports false when the bindings are unknown.
-func eachBinding(rule *Node, f func(i int, hb hostInst, values *Node)) bool {
+func eachBinding(rule *Node, f func(i int, hb *hostInst, values *Node)) bool {
 	x1 := findBindings(rule)
 	x2 := findValues(x1)
 	if x1.valid == 0 {
 		return false
 	}
+	var hb hostInst
 	for i := 0; i < x1.tspan; i++ {
 		if x1.binds(i) {
-			f(i, lookupHostInst(x1, i), x2)
+			lookupHostInst(x1, i, &hb)
+			f(i, &hb, x2)
 		}
 	}
 	return true
@@ -450,7 +459,7 @@ func eachBinding(rule *Node, f func(i int, hb hostInst, values *Node)) bool {
 // them structured.
 func bindingsOf(rule *Node) []Binding {
 	var out []Binding
-	eachBinding(rule, func(i int, hb hostInst, x2 *Node) {
+	eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
 		out = append(out, Binding{Host: hb.Host, Conn: hb.Conn, Inst: hb.Inst,
 			Value: string(x2.appendValue(nil, i))})
 	})
