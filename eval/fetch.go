@@ -88,28 +88,40 @@ func (m *Metric) rateOf(out []float64) bool {
 		if j >= len(m.vals) {
 			break
 		}
-		if d := m.rate(j, out[j], dt); d < 0 {
+		if !m.rateAt(out, j, dt) {
 			ok = false
-		} else {
-			out[j] = d
 		}
 	}
+	return m.ratesDone(ok)
+}
+
+// rateAt replaces out[j], the raw value of instance j of counter m, by
+// its rate over dt, unless that is negative (when it reports false); the
+// raw value replaces m's previous one.
+func (m *Metric) rateAt(out []float64, j int, dt float64) bool {
+	raw := out[j]
+	d := raw - m.vals[j]
+	if d < 0 && counterWrap {
+		d += m.wrapSpan()
+	}
+	d /= dt
+	m.vals[j] = raw
+	if d < 0 {
+		return false
+	}
+	out[j] = d
+	return true
+}
+
+// ratesDone ends a conversion of m's values to rates, which is valid if
+// ok and m had previous values: the values converted become the previous
+// ones.
+func (m *Metric) ratesDone(ok bool) bool {
 	if m.stomp == 0 {
 		ok = false
 	}
 	m.stomp = m.stamp
 	return ok
-}
-
-// rate is the rate over dt of instance j of counter m, whose raw value
-// is now raw; raw replaces its previous value.
-func (m *Metric) rate(j int, raw, dt float64) float64 {
-	d := raw - m.vals[j]
-	if d < 0 && counterWrap {
-		d += m.wrapSpan()
-	}
-	m.vals[j] = raw
-	return d / dt
 }
 
 // wrapSpan is how far m's values go before they wrap.
@@ -175,23 +187,13 @@ func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
 	dt := m.stamp - m.stomp
 	conv := m.conv
 	for j := range out {
-		raw := conv * vals[j].Atom.Float64()
-		out[j] = raw
-		if j >= len(m.vals) {
-			continue
-		}
-		if d := m.rate(j, raw, dt); d < 0 {
+		out[j] = conv * vals[j].Atom.Float64()
+		if j < len(m.vals) && !m.rateAt(out, j, dt) {
 			ok = false
-		} else {
-			out[j] = d
 		}
 	}
-	if m.stomp == 0 {
-		ok = false
-	}
-	m.stomp = m.stamp
 	m.vset = nil
-	if !ok {
+	if !m.ratesDone(ok) {
 		x.valid = 0
 	}
 	return pos + len(vals)
