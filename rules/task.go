@@ -120,11 +120,21 @@ func (h *hostFetch) deliver(r *pmapi.Result) {
 // sortResult sorts each value set of r by instance, as pmie sorts them.
 func sortResult(r *pmapi.Result) {
 	for i := range r.Sets {
-		vs := r.Sets[i].Values
-		if !slices.IsSortedFunc(vs, byInst) {
+		if vs := r.Sets[i].Values; !sortedByInst(vs) {
 			slices.SortStableFunc(vs, byInst)
 		}
 	}
+}
+
+// sortedByInst reports whether vs is sorted by instance (as it mostly is,
+// so this is worth doing without a comparison function).
+func sortedByInst(vs []pmapi.Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if vs[i].Inst < vs[i-1].Inst {
+			return false
+		}
+	}
+	return true
 }
 
 func byInst(a, b pmapi.Value) int { return cmp.Compare(a.Inst, b.Inst) }
