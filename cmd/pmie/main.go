@@ -77,6 +77,15 @@ func main() {
 		// smaller footprint
 		debug.SetGCPercent(50)
 	}
+	defer func() {
+		// the last guard: a bug is reported as one line, never a stack
+		// dump over the operator's terminal (output already written
+		// has been flushed by run's own deferred calls)
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "%s: internal error: %v\n", prog, r)
+			os.Exit(2)
+		}
+	}()
 	sig := catchSignals()
 	endProfiles := startProfiles()
 	code := run(context.Background(), sig, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
