@@ -139,7 +139,7 @@ func run(env Env) int {
 		return 1
 	}
 	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
-		Interactive: len(o.command) == 0 && !o.auto && env.StdinTTY,
+		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
 		SysconfDir: conf("PCP_SYSCONF_DIR", "/etc/pcp"), BinadmDir: conf("PCP_BINADM_DIR", "/usr/lib/pcp/bin")}
 	tmp := conf("PCP_TMP_DIR", "/var/lib/pcp/tmp")
@@ -175,6 +175,9 @@ func run(env Env) int {
 		}
 	}
 	if len(o.command) == 0 && !o.auto {
+		// Until now a session without a command counts as interactive;
+		// from here on only if its commands come from a terminal.
+		s.Interactive = env.StdinTTY
 		return s.Interact(env.Stdin)
 	}
 	if s.Run(o.command) == -1 {

@@ -114,7 +114,9 @@ func (b *builder) decl(d *Decl) error {
 	if isRule {
 		return b.ruleDecl(d)
 	}
-	v := &Var{Name: d.Name, Type: d.Type, Enabled: true, DefaultEnabled: true, Display: true, Modify: true}
+	// As in pmieconf, the default of enabled is off unless the file says:
+	// undo turns off a rule or action declared without it.
+	v := &Var{Name: d.Name, Type: d.Type, Enabled: true, Display: true, Modify: true}
 	if global {
 		v.Name, v.Global = strings.TrimPrefix(d.Name, globalPrefix), true
 	}
@@ -135,7 +137,7 @@ func (b *builder) decl(d *Decl) error {
 }
 
 func (b *builder) ruleDecl(d *Decl) error {
-	r := &Rule{Self: Var{Name: d.Name, Type: TypeRule, Enabled: true, DefaultEnabled: true, Display: true}, Version: 1}
+	r := &Rule{Self: Var{Name: d.Name, Type: TypeRule, Enabled: true, Display: true}, Version: 1}
 	for _, a := range d.Attrs {
 		var err error
 		switch lookupAttr(a.Key) {

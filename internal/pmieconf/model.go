@@ -22,8 +22,10 @@ type Var struct {
 	HasHelp bool
 	// HasValue is false for a variable declared with no default, whose
 	// value pmieconf shows as "(null)".
-	HasValue       bool
-	Enabled        bool // for actions: the action is on; for rules: evaluated
+	HasValue bool
+	Enabled  bool // for actions: the action is on; for rules: evaluated
+	// DefaultEnabled is what undo restores: the rules file's enabled
+	// attribute, or off if it has none.
 	DefaultEnabled bool
 	Display        bool
 	Modify         bool
