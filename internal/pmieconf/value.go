@@ -199,21 +199,35 @@ func attrValue(a attr, v *Var) (string, bool) {
 	return "", false
 }
 
-// maxExpandDepth bounds "$var$" expansion, where pmieconf recurses until
-// its stack runs out on a variable that refers to itself.
-const maxExpandDepth = 100
+// Bounds on "$var$" expansion, where pmieconf recurses until its stack
+// runs out on a variable that refers to itself, or until its memory or
+// the user's patience runs out on variables that each use the one after
+// twice.
+const (
+	maxExpandDepth = 100
+	maxExpandLen   = 1 << 20
+	maxExpansions  = 1 << 16
+)
 
 // Expand replaces each "$name$" in s by the value of that attribute or
 // variable of rule r (its own, else the global one), expanded again in
 // turn. shown chooses Shown over Text for the values. "\$" is a '$'; an
 // unclosed "$" is dropped.
 func (s *Set) Expand(r *Rule, text string, shown bool) (string, error) {
-	return s.expand(r, text, shown, 0)
+	x := &expander{set: s, rule: r, shown: shown}
+	return x.expand(text, 0)
 }
 
-func (s *Set) expand(r *Rule, text string, shown bool, depth int) (string, error) {
+type expander struct {
+	set   *Set
+	rule  *Rule
+	shown bool
+	steps int // variables expanded so far
+}
+
+func (x *expander) expand(text string, depth int) (string, error) {
 	if depth > maxExpandDepth {
-		return "", cerrorf("variable expansion in %s is too deep (does a variable refer to itself?)", r.Name())
+		return "", cerrorf("variable expansion in %s is too deep (does a variable refer to itself?)", x.rule.Name())
 	}
 	var b strings.Builder
 	mark := -1
@@ -236,19 +250,25 @@ func (s *Set) expand(r *Rule, text string, shown bool, depth int) (string, error
 		}
 		name := text[mark:i]
 		mark = -1
-		val, ok := attrValue(lookupAttr(name), &r.Self)
-		if !ok {
-			v := s.lookupForExpand(r, name)
-			if v == nil {
-				return "", cerrorf("variable \"$%s$\" in %s is undefined", name, r.Name())
-			}
-			val = v.valueString(shown)
+		if x.steps++; x.steps > maxExpansions {
+			return "", cerrorf("variable expansion in %s is too long", x.rule.Name())
 		}
-		sub, err := s.expand(r, val, shown, depth+1)
+		val, ok := attrValue(lookupAttr(name), &x.rule.Self)
+		if !ok {
+			v := x.set.lookupForExpand(x.rule, name)
+			if v == nil {
+				return "", cerrorf("variable \"$%s$\" in %s is undefined", name, x.rule.Name())
+			}
+			val = v.valueString(x.shown)
+		}
+		sub, err := x.expand(val, depth+1)
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(sub)
+		if b.Len() > maxExpandLen {
+			return "", cerrorf("variable expansion in %s is too long", x.rule.Name())
+		}
 	}
 	if mark >= 0 {
 		b.WriteString(text[mark:])
