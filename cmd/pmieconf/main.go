@@ -50,11 +50,6 @@ func main() {
 	os.Exit(code)
 }
 
-func isTTY(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&fs.ModeCharDevice != 0
-}
-
 // options as given on the command line.
 type opts struct {
 	auto, force, verbose bool
@@ -178,6 +173,7 @@ func run(env Env) int {
 		// Until now a session without a command counts as interactive;
 		// from here on only if its commands come from a terminal.
 		s.Interactive = env.StdinTTY
+		s.Terminal = env.StdinTTY && env.StdoutTTY
 		return s.Interact(env.Stdin)
 	}
 	if s.Run(o.command) == -1 {

@@ -62,7 +62,9 @@ func (r *Rule) writeChanges(w *bufio.Writer) {
 		if r.Self.Type == TypeRule {
 			fmt.Fprintf(w, "// %d %s enabled = %s\n", r.Version, r.Name(), yesNoWord(r.Self.Enabled))
 		} else {
-			fmt.Fprintf(w, "// %d %s %s = %s\n", r.Version, r.Name(), r.Name(), r.Self.Shown())
+			// Only the global pseudo-rule gets here; pmieconf strips
+			// "global." from its name, leaving nothing.
+			fmt.Fprintf(w, "// %d %s %s = %s\n", r.Version, r.Name(), promotedName(r.Name()), r.Self.Shown())
 		}
 	}
 	for _, v := range r.Vars {

@@ -60,6 +60,10 @@ type Set struct {
 	// saved is the text after the generated section of a file read back,
 	// kept to be written again.
 	saved string
+	// notFound is pmieconf's message about the last rule name it looked
+	// for and did not find, which it reports again, stale, for one
+	// mistake in a generated file.
+	notFound string
 }
 
 func newSet(path string) *Set {

@@ -181,11 +181,15 @@ func (s *Set) readChanges(r *savedReader) error {
 				return r.invalid(what, found)
 			}
 			if i == 2 && w != "=" {
-				return r.invalid(what, w)
+				// pmieconf reports whatever its message buffer last held.
+				return cerror(s.notFound)
 			}
 			words[i] = w
 		}
 		rule := s.Find(words[0])
+		if rule == nil {
+			s.notFound = sprintf("rule named \"%s\" does not exist", words[0])
+		}
 		if rule == nil || rule.Version != uint32(version) {
 			continue // deprecated when its section is read
 		}

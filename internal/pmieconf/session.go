@@ -42,9 +42,12 @@ type Session struct {
 	// are worded for a person and a change names the pmie processes
 	// using the file.
 	Interactive bool
-	Verbose     bool
-	Out, Err    io.Writer
-	Now         func() time.Time
+	// Terminal is set when both commands and output are on a terminal:
+	// error messages then go to Out, as "  Error - ...".
+	Terminal bool
+	Verbose  bool
+	Out, Err io.Writer
+	Now      func() time.Time
 	// Processes lists the PIDs of the running pmie processes using a
 	// configuration file.
 	Processes func(file string) ([]string, error)
@@ -66,6 +69,10 @@ const (
 )
 
 func (s *Session) errorf(format string, args ...any) {
+	if s.Terminal {
+		fmt.Fprintf(s.Out, "  Error - %s\n", fmt.Sprintf(format, args...))
+		return
+	}
 	fmt.Fprintf(s.Err, "%s: error - %s\n", s.Program, fmt.Sprintf(format, args...))
 }
 
