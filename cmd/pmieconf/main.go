@@ -129,7 +129,7 @@ func run(env Env) int {
 		if errors.As(err, &diag) {
 			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, err)
 		} else {
-			fmt.Fprintf(env.Stderr, "%s: error - %s\n", prog, err)
+			fmt.Fprintf(env.Stderr, "%s: error - %s\n", prog, pmieconf.CFormat(err.Error()))
 		}
 		return 1
 	}

@@ -21,6 +21,29 @@ type savedReader struct {
 	i    int
 	name string
 	line int
+	// buf is pmieconf's token buffer: each word is written over the one
+	// before, with a NUL after it, except a word cut off by the end of
+	// the block, which gets no NUL and so runs on into older words.
+	buf []byte
+}
+
+// store writes word into the token buffer, ended with a NUL if ended.
+func (r *savedReader) store(word string, ended bool) {
+	for len(r.buf) < len(word)+1 {
+		r.buf = append(r.buf, 0)
+	}
+	copy(r.buf, word)
+	if ended {
+		r.buf[len(word)] = 0
+	}
+}
+
+// held is the token buffer as a C string.
+func (r *savedReader) held() string {
+	if i := bytes.IndexByte(r.buf, 0); i >= 0 {
+		return string(r.buf[:i])
+	}
+	return string(r.buf)
 }
 
 func (r *savedReader) getc() int {
@@ -67,8 +90,10 @@ func (r *savedReader) token() (string, bool, error) {
 			}
 			b.WriteByte(byte(c))
 		}
+		r.store(b.String(), true)
 		return b.String(), true, nil
 	case '=':
+		r.store("=", true)
 		return "=", true, nil
 	}
 	for isGraph(c) {
@@ -82,13 +107,16 @@ func (r *savedReader) token() (string, bool, error) {
 		b.WriteByte(byte(c))
 		c = r.getc()
 	}
-	if c == '\n' && !strings.HasPrefix(b.String(), "end") && !r.newLine() {
+	word := b.String()
+	if c == '\n' && !strings.HasPrefix(word, "end") && !r.newLine() {
+		r.store(word, false)
 		return "", false, nil
 	}
-	if c == '\n' && strings.HasPrefix(b.String(), "end") {
+	if c == '\n' && strings.HasPrefix(word, "end") {
 		r.line++
 	}
-	return b.String(), true, nil
+	r.store(word, true)
+	return word, true, nil
 }
 
 func (r *savedReader) invalid(expected, found string) error {
@@ -174,7 +202,7 @@ func (s *Set) readChanges(r *savedReader) error {
 				return err
 			}
 			if !ok {
-				found := w
+				found := r.held()
 				if i >= 2 {
 					found = "end-of-file"
 				}

@@ -76,6 +76,35 @@ func (s *Session) errorf(format string, args ...any) {
 	fmt.Fprintf(s.Err, "%s: error - %s\n", s.Program, fmt.Sprintf(format, args...))
 }
 
+// errorMsg reports an error as pmieconf reports some of its messages:
+// as a printf format. "%%" is a '%' and a '%' at the end is dropped; a
+// conversion such as "%d" prints whatever pmieconf's stack held, which we
+// cannot, so it is left as it is.
+func (s *Session) errorMsg(err error) {
+	s.errorf("%s", CFormat(err.Error()))
+}
+
+// CFormat is msg printed as a printf format with no arguments, as far as
+// that does not depend on what the arguments would have been.
+func CFormat(msg string) string {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		if msg[i] != '%' {
+			b.WriteByte(msg[i])
+			continue
+		}
+		switch {
+		case i+1 == len(msg):
+		case msg[i+1] == '%':
+			b.WriteByte('%')
+			i++
+		default:
+			b.WriteByte('%')
+		}
+	}
+	return b.String()
+}
+
 // atoi is C's atoi(3).
 func atoi(s string) int64 {
 	n, _ := strtol(s)
@@ -149,7 +178,7 @@ func (s *Session) help(argv []string) int {
 	}
 	rules, name, err := s.target(argv[0])
 	if err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return cmdFailed
 	}
 	sts := cmdOK
@@ -177,7 +206,7 @@ func (s *Session) list(argv []string) int {
 	}
 	rules, name, err := s.target(argv[0])
 	if err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return cmdFailed
 	}
 	sts := cmdOK
@@ -340,7 +369,7 @@ func (s *Session) modify(cmd int, argv []string) int {
 	}
 	rules, err := s.Set.Lookup(target)
 	if err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return cmdFailed
 	}
 	for _, r := range rules {
@@ -365,7 +394,7 @@ func (s *Session) undo(argv []string) int {
 	}
 	rules, name, err := s.target(argv[0])
 	if err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return cmdFailed
 	}
 	variable := ""
@@ -374,7 +403,7 @@ func (s *Session) undo(argv []string) int {
 	}
 	for _, r := range rules {
 		if err := s.Set.Reset(r, variable); err != nil {
-			s.errorf("%s", err)
+			s.errorMsg(err)
 			return cmdFailed
 		}
 	}
@@ -405,7 +434,7 @@ func (s *Session) Quit() bool {
 func (s *Session) restartAdvice() {
 	pids, err := s.Processes(s.File)
 	if err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return
 	}
 	if len(pids) == 0 {
@@ -434,7 +463,7 @@ func (s *Session) restartAdvice() {
 // on failure.
 func (s *Session) Write() bool {
 	if err := s.writeFile(); err != nil {
-		s.errorf("%s", err)
+		s.errorMsg(err)
 		return false
 	}
 	dep := s.Set.TakeDeprecated()
