@@ -76,7 +76,7 @@ func hasComponent(parts []string) bool {
 // statsSize is the size of pmie's statistics file, pmiestats_t, whose
 // first 4097 bytes hold the configuration file's name.
 const (
-	statsSize    = 8288
+	statsSize    = 8292
 	statsNameLen = 4097
 )
 
