@@ -38,13 +38,26 @@ type Env struct {
 	Stdin  io.Reader
 	// StdinTTY and StdoutTTY say whether the streams are terminals.
 	StdinTTY, StdoutTTY bool
-	Stdout, Stderr      io.Writer
+	// Pager pages output on the terminal, given the writer it shows
+	// output on; nil to leave output unpaged.
+	Pager          func(io.Writer) *pmieconf.Pager
+	Stdout, Stderr io.Writer
 }
 
 func main() {
-	out := bufio.NewWriter(os.Stdout)
+	// As with stdio, output to a terminal is seen at once; otherwise it
+	// is buffered.
+	out := bufio.NewWriterSize(os.Stdout, 8192)
+	var stdout io.Writer = out
+	if isTTY(os.Stdout) {
+		stdout = os.Stdout
+	}
 	env := Env{Args: os.Args, Getenv: os.Getenv, Uid: os.Getuid(), Stdin: os.Stdin,
-		StdinTTY: isTTY(os.Stdin), StdoutTTY: isTTY(os.Stdout), Stdout: out, Stderr: os.Stderr}
+		StdinTTY: isTTY(os.Stdin), StdoutTTY: isTTY(os.Stdout), Stdout: stdout, Stderr: os.Stderr}
+	env.Pager = func(w io.Writer) *pmieconf.Pager {
+		rows, cols := termSize(os.Stdin)
+		return &pmieconf.Pager{Out: w, Rows: rows, Cols: cols, ReadKey: func() (byte, bool) { return readKey(os.Stdin) }}
+	}
 	code := run(env)
 	out.Flush()
 	os.Exit(code)
@@ -174,6 +187,9 @@ func run(env Env) int {
 		// from here on only if its commands come from a terminal.
 		s.Interactive = env.StdinTTY
 		s.Terminal = env.StdinTTY && env.StdoutTTY
+		if s.Terminal && env.Pager != nil {
+			s.Pager = env.Pager(env.Stdout)
+		}
 		return s.Interact(env.Stdin)
 	}
 	if s.Run(o.command) == -1 {

@@ -96,6 +96,9 @@ func (s *Session) Interact(in io.Reader) int {
 	l := &lineReader{r: bufio.NewReader(in)}
 	for {
 		if s.Interactive {
+			if s.Pager != nil {
+				s.Pager.Reset()
+			}
 			fmt.Fprintf(s.Out, "\n%s> ", s.Program)
 		}
 		var words []string

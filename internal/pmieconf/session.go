@@ -45,6 +45,8 @@ type Session struct {
 	// Terminal is set when both commands and output are on a terminal:
 	// error messages then go to Out, as "  Error - ...".
 	Terminal bool
+	// Pager, if set, pages output as pmieconf does on a terminal.
+	Pager    *Pager
 	Verbose  bool
 	Out, Err io.Writer
 	Now      func() time.Time
@@ -60,6 +62,15 @@ type Session struct {
 	quitOK   bool
 }
 
+// w is where output goes that pmieconf pages on a terminal; what it
+// prints with plain printf goes straight to Out.
+func (s *Session) w() io.Writer {
+	if s.Pager != nil {
+		return s.Pager
+	}
+	return s.Out
+}
+
 // Command results.
 const (
 	cmdFailed = -1
@@ -69,6 +80,10 @@ const (
 )
 
 func (s *Session) errorf(format string, args ...any) {
+	if s.Pager != nil {
+		s.Pager.error(fmt.Sprintf(format, args...))
+		return
+	}
 	if s.Terminal {
 		fmt.Fprintf(s.Out, "  Error - %s\n", fmt.Sprintf(format, args...))
 		return
@@ -183,10 +198,10 @@ func (s *Session) help(argv []string) int {
 	}
 	sts := cmdOK
 	for _, r := range rules {
-		s.Set.printSummary(s.Out, r, "  rule: ")
+		s.Set.printSummary(s.w(), r, "  rule: ")
 		if len(argv) == 1 {
-			printHelp(s.Out, r.Self.Help, r.Self.HasHelp)
-		} else if err := s.Set.printVar(s.Out, r, argv[1], true); err != nil {
+			printHelp(s.w(), r.Self.Help, r.Self.HasHelp)
+		} else if err := s.Set.printVar(s.w(), r, argv[1], true); err != nil {
 			s.errorf("%s", err)
 			sts = cmdFailed
 		}
@@ -213,13 +228,13 @@ func (s *Session) list(argv []string) int {
 	for i, r := range rules {
 		if len(argv) == 1 {
 			if i > 0 {
-				io.WriteString(s.Out, "\n")
+				io.WriteString(s.w(), "\n")
 			}
-			s.Set.printRule(s.Out, r, s.Verbose)
+			s.Set.printRule(s.w(), r, s.Verbose)
 			continue
 		}
-		s.Set.printSummary(s.Out, r, "  rule: ")
-		if err := s.Set.printVar(s.Out, r, argv[1], false); err != nil {
+		s.Set.printSummary(s.w(), r, "  rule: ")
+		if err := s.Set.printVar(s.w(), r, argv[1], false); err != nil {
 			s.errorf("%s", err)
 			sts = cmdFailed
 		}
@@ -247,7 +262,7 @@ func (s *Session) rules(argv []string) int {
 	}
 	for _, r := range s.Set.Rules[1:] {
 		if want(r) {
-			s.Set.printSummary(s.Out, r, "  ")
+			s.Set.printSummary(s.w(), r, "  ")
 		}
 	}
 	return cmdOK
@@ -266,7 +281,7 @@ func (s *Session) groups(argv []string) int {
 		}
 		if g := r.Name()[:i]; g != last {
 			last = g
-			fmt.Fprintf(s.Out, "  %s\n", g)
+			fmt.Fprintf(s.w(), "  %s\n", g)
 		}
 	}
 	return cmdOK
@@ -444,16 +459,16 @@ func (s *Session) restartAdvice() {
 	if len(pids) == 1 {
 		es, which = "", "this process"
 	}
-	fmt.Fprintf(s.Out, "  %s is in use by %d running pmie process%s:\n\t", s.File, len(pids), es)
+	fmt.Fprintf(s.w(), "  %s is in use by %d running pmie process%s:\n\t", s.File, len(pids), es)
 	for _, p := range pids {
-		fmt.Fprintf(s.Out, "%s ", p)
+		fmt.Fprintf(s.w(), "%s ", p)
 	}
-	fmt.Fprintf(s.Out, "\n  Restart %s for the configuration change to take effect.", which)
-	io.WriteString(s.Out, "\n  o  Use kill(1) to stop; e.g.\tkill -INT ")
+	fmt.Fprintf(s.w(), "\n  Restart %s for the configuration change to take effect.", which)
+	io.WriteString(s.w(), "\n  o  Use kill(1) to stop; e.g.\tkill -INT ")
 	for _, p := range pids {
-		fmt.Fprintf(s.Out, "%s ", p)
+		fmt.Fprintf(s.w(), "%s ", p)
 	}
-	fmt.Fprintf(s.Out, "\n  o  Refer to pmie_check(1) for a convenient mechanism for restarting pmie\n"+
+	fmt.Fprintf(s.w(), "\n  o  Refer to pmie_check(1) for a convenient mechanism for restarting pmie\n"+
 		"     daemons launched under the control of %s/pmie/control;\n"+
 		"     e.g.\t%s/pmie_check -V\n", s.SysconfDir, s.BinadmDir)
 }
@@ -471,14 +486,14 @@ func (s *Session) Write() bool {
 		return true
 	}
 	if s.Interactive {
-		io.WriteString(s.Out, "  Warning - some rules have been deprecated:\n")
+		io.WriteString(s.w(), "  Warning - some rules have been deprecated:\n")
 	} else {
-		fmt.Fprintf(s.Out, "%s: some rules have been deprecated:\n", s.Program)
+		fmt.Fprintf(s.w(), "%s: some rules have been deprecated:\n", s.Program)
 	}
 	for _, d := range dep {
-		fmt.Fprintf(s.Out, "    %s (deprecated, %s)\n", d.Name, d.Reason)
+		fmt.Fprintf(s.w(), "    %s (deprecated, %s)\n", d.Name, d.Reason)
 	}
-	fmt.Fprintf(s.Out, "\n  See %s for details\n", s.File)
+	fmt.Fprintf(s.w(), "\n  See %s for details\n", s.File)
 	return true
 }
 
