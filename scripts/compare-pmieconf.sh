@@ -23,6 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 verbose=0
 if [ "${1:-}" = -v ]; then verbose=1; shift; fi
 rules=${1:-/var/lib/pcp/config/pmieconf}
+case $rules in /*) ;; *) rules=$PWD/$rules ;; esac
 
 work=$(mktemp -d /tmp/compare-pmieconf.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -74,7 +75,12 @@ case_() {
 	local group=$1 setup=$2 cmd=$3 input=${4:-}
 	run_one "$real" "$work/real" "$setup" "$cmd" "$input"
 	run_one "$ours" "$work/ours" "$setup" "$cmd" "$input"
-	local same total a b
+	tally "$group" "${setup:+[$(echo "$setup" | tr '\n' ';')] }$cmd"
+}
+
+# tally GROUP LABEL: count the lines $work/real/all and $work/ours/all share
+tally() {
+	local group=$1 label=$2 same total a b
 	same=$(diff --old-line-format= --new-line-format= --unchanged-line-format=x \
 		"$work/real/all" "$work/ours/all" | wc -c)
 	a=$(wc -l <"$work/real/all") b=$(wc -l <"$work/ours/all")
@@ -85,10 +91,30 @@ case_() {
 	all_same=$((all_same + same)) all_total=$((all_total + total))
 	local mark=""
 	[ "$same" -ne "$total" ] && mark="  <-- differs"
-	printf '%-8s %5d/%-5d %s%s\n' "$group" "$same" "$total" "${setup:+[$(echo "$setup" | tr '\n' ';')] }$cmd" "$mark"
+	printf '%-8s %5d/%-5d %s%s\n' "$group" "$same" "$total" "$label" "$mark"
 	if [ "$verbose" = 1 ] && [ "$same" -ne "$total" ]; then
 		diff "$work/real/all" "$work/ours/all" | head -40
 	fi
+}
+
+# tty_case KEYS...: an interactive session on a terminal made by
+# script(1), typing each of KEYS (printf strings) in turn, slowly enough
+# for the pager to read them one at a time.
+tty_case() {
+	local side bin
+	for side in real ours; do
+		bin=$real
+		[ $side = ours ] && bin=$ours
+		rm -rf "$work/run" && mkdir -p "$work/run" "$work/$side"
+		(
+			cd "$work/run" || exit 1
+			for k in "$@"; do
+				sleep 0.3
+				printf "$k"
+			done | PMIECONF_PATH=$rules script -qc "$bin -f $file" /dev/null | tr -d '\r' >"$work/$side/all"
+		)
+	done
+	tally tty "terminal: $*"
 }
 
 F="-f $file"
@@ -199,6 +225,12 @@ case_ stdin "" "$F" "list \"unterminated
 groups
 "
 
+# sessions on a terminal, paging with "more?"
+if command -v script >/dev/null; then
+	tty_case 'list cpu\n' ' ' '\n' q 'list all\n' x n 'modify cpu.util threshold 70\n' 'list nosuch\n' 'quit\n'
+	tty_case 'help\n' 'verbose on\n' 'list global\n' 'status\n' 'abort\n'
+fi
+
 # reading back a generated file with local changes
 case_ readback "$M1
 $M2
@@ -208,6 +240,13 @@ modify filesys hosts \"h1 h2\"
 modify cpu.util email_action yes" "$F modify cpu.util threshold 75"
 case_ readback "$M1
 modify filesys hosts \"h1 h2\"" "-r $rules $F -F"
+# built from all the rules, read with fewer: a warning, a rewrite, and
+# the rules no longer there kept as deprecated
+case_ readback "$M1
+$M3
+modify filesys hosts \"h1 h2\"" "-r $rules/cpu:$rules/global $F status"
+case_ readback "$M1
+$M3" "-r $rules/cpu:$rules/global $F -F"
 
 echo
 for g in "${order[@]}"; do
