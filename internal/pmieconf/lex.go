@@ -15,10 +15,9 @@ const (
 // token is one word of a rules file: a quoted string (without its quotes
 // and backslashes), a single ';' or '=', or a run of printable characters.
 type token struct {
-	text   string
-	off    int // where it starts (its opening quote, if quoted)
-	quoted bool
-	atEOF  bool // reading it met the end of the file
+	text  string
+	off   int  // where it starts (its opening quote, if quoted)
+	atEOF bool // reading it met the end of the file
 }
 
 // lexer splits a rules file into tokens. Outside quotes, any byte that is
@@ -78,7 +77,7 @@ func (l *lexer) skip() int {
 }
 
 // next returns the next token; ok is false at the end of the file.
-func (l *lexer) next() (tok token, ok bool, err error) {
+func (l *lexer) next() (token, bool, error) {
 	c := l.skip()
 	if c == -1 {
 		return token{off: len(l.src), atEOF: true}, false, nil
@@ -99,7 +98,6 @@ func (l *lexer) next() (tok token, ok bool, err error) {
 			}
 			b.WriteByte(byte(c))
 		}
-		tok.quoted = true
 	case ';', '=':
 		b.WriteByte(byte(c))
 	default:
@@ -119,7 +117,7 @@ func (l *lexer) next() (tok token, ok bool, err error) {
 	if k := strings.IndexByte(text, 0); k >= 0 {
 		text = text[:k] // pmieconf keeps C strings: a NUL ends them
 	}
-	return token{text: text, off: start, quoted: tok.quoted, atEOF: l.eof}, true, nil
+	return token{text: text, off: start, atEOF: l.eof}, true, nil
 }
 
 func (l *lexer) errorAt(off int, msg string) *Error {

@@ -40,7 +40,8 @@ type Session struct {
 	Auto     bool   // -c: the file is "Auto-generated"
 	// Interactive is set when commands come from a terminal: messages
 	// are worded for a person and a change names the pmie processes
-	// using the file.
+	// using the file. As in pmieconf, a session run with no command
+	// counts as interactive until it starts reading commands.
 	Interactive bool
 	// Terminal is set when both commands and output are on a terminal:
 	// error messages then go to Out, as "  Error - ...".
