@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
@@ -239,6 +240,9 @@ func readSaved(s *pmieconf.Session) (string, error) {
 	src, err := os.ReadFile(s.File)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return "", pmieconf.BadHeader(s.File)
 	}
 	if err != nil {
 		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))

@@ -14,6 +14,9 @@ import (
 // it returns the path resolved up to and including that component, with
 // an error wrapping ENOENT, as glibc leaves it in its buffer.
 func Realpath(name string) (string, error) {
+	if name == "" {
+		return "", syscall.ENOENT
+	}
 	resolved := "/"
 	if !strings.HasPrefix(name, "/") {
 		wd, err := os.Getwd()

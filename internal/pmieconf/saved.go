@@ -157,8 +157,14 @@ func (s *Set) ReadSaved(name string, src []byte) (warning string, err error) {
 	return warning, nil
 }
 
+// BadHeader is the complaint about a file that is not a generated pmie
+// file, such as a directory, which pmieconf opens and reads nothing from.
+func BadHeader(name string) error {
+	return cerrorf("%s is not a rule customization file (bad header)", name)
+}
+
 func (r *savedReader) header() (string, error) {
-	bad := cerrorf("%s is not a rule customization file (bad header)", r.name)
+	bad := BadHeader(r.name)
 	for _, want := range []string{"//", savedMagic} {
 		if tok, ok, err := r.token(); err != nil || !ok || tok != want {
 			return "", bad
