@@ -183,13 +183,26 @@ func (s *Session) target(name string) ([]*Rule, string, error) {
 	return rules, name, err
 }
 
+// argCount reports whether command cmd has from lo to hi arguments, and
+// says which way it is wrong if not.
+func (s *Session) argCount(cmd string, argv []string, lo, hi int) bool {
+	switch {
+	case len(argv) < lo:
+		s.errorf("too few arguments for \"%s\" command", cmd)
+	case len(argv) > hi:
+		s.errorf("too many arguments for \"%s\" command", cmd)
+	default:
+		return true
+	}
+	return false
+}
+
 func (s *Session) help(argv []string) int {
 	if len(argv) == 0 {
 		io.WriteString(s.Out, HelpText+"\n")
 		return cmdOK
 	}
-	if len(argv) > 2 {
-		s.errorf("too many arguments for \"help\" command")
+	if !s.argCount("help", argv, 0, 2) {
 		return cmdFailed
 	}
 	rules, name, err := s.target(argv[0])
@@ -212,12 +225,7 @@ func (s *Session) help(argv []string) int {
 }
 
 func (s *Session) list(argv []string) int {
-	if len(argv) < 1 {
-		s.errorf("too few arguments for \"list\" command")
-		return cmdFailed
-	}
-	if len(argv) > 2 {
-		s.errorf("too many arguments for \"list\" command")
+	if !s.argCount("list", argv, 1, 2) {
 		return cmdFailed
 	}
 	rules, name, err := s.target(argv[0])
@@ -245,8 +253,7 @@ func (s *Session) list(argv []string) int {
 }
 
 func (s *Session) rules(argv []string) int {
-	if len(argv) > 1 {
-		s.errorf("too many arguments for \"rules\" command")
+	if !s.argCount("rules", argv, 0, 1) {
 		return cmdFailed
 	}
 	want := func(*Rule) bool { return true }
@@ -270,8 +277,7 @@ func (s *Session) rules(argv []string) int {
 }
 
 func (s *Session) groups(argv []string) int {
-	if len(argv) != 0 {
-		s.errorf("too many arguments for \"groups\" command")
+	if !s.argCount("groups", argv, 0, 0) {
 		return cmdFailed
 	}
 	last := ""
@@ -289,8 +295,7 @@ func (s *Session) groups(argv []string) int {
 }
 
 func (s *Session) status(argv []string) int {
-	if len(argv) != 0 {
-		s.errorf("too many arguments for \"status\" command")
+	if !s.argCount("status", argv, 0, 0) {
 		return cmdFailed
 	}
 	on := 0
@@ -400,12 +405,7 @@ func (s *Session) modify(cmd int, argv []string) int {
 }
 
 func (s *Session) undo(argv []string) int {
-	if len(argv) < 1 {
-		s.errorf("too few arguments for \"undo\" command")
-		return cmdFailed
-	}
-	if len(argv) > 2 {
-		s.errorf("too many arguments for \"undo\" command")
+	if !s.argCount("undo", argv, 1, 2) {
 		return cmdFailed
 	}
 	rules, name, err := s.target(argv[0])
