@@ -1,0 +1,273 @@
+// Command pmieconf shows and changes the variables of pmie rule
+// templates and generates pmie configuration files from them, as PCP
+// 6.0.3's pmieconf(1) does, with the same output.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/internal/pmieconf"
+)
+
+const synopsis = "[options] [ command [args...] ]"
+
+const shortOpts = "cFf:r:v?"
+
+var options = []pcpopt.Option{
+	pcpopt.Header("Options"),
+	{Short: 'c', Help: "an automated pmie configuration by the system"},
+	{Long: "force", Short: 'F', Help: "force creation/update of pmie file, then exit"},
+	{Long: "config", HasArg: true, Short: 'f', ArgName: "FILE", Help: "location of generated pmie configuration file"},
+	{Long: "rules", HasArg: true, Short: 'r', ArgName: "PATH", Help: "path specifying groups of rule files"},
+	{Long: "verbose", Short: 'v', Help: "increase level of diagnostics"},
+	{Long: "help", Short: '?', Help: "show this usage message and exit"},
+}
+
+// Env is what pmieconf takes from the process, so tests can run it.
+type Env struct {
+	Args   []string
+	Getenv func(string) string
+	Uid    int
+	Stdin  io.Reader
+	// StdinTTY and StdoutTTY say whether the streams are terminals.
+	StdinTTY, StdoutTTY bool
+	// Pager pages output on the terminal, given the writer it shows
+	// output on; nil to leave output unpaged.
+	Pager          func(io.Writer) *pmieconf.Pager
+	Stdout, Stderr io.Writer
+}
+
+func main() {
+	// As with stdio, output to a terminal is seen at once; otherwise it
+	// is buffered.
+	out := bufio.NewWriterSize(os.Stdout, 8192)
+	var stdout io.Writer = out
+	if isTTY(os.Stdout) {
+		stdout = os.Stdout
+	}
+	env := Env{Args: os.Args, Getenv: os.Getenv, Uid: os.Getuid(), Stdin: os.Stdin,
+		StdinTTY: isTTY(os.Stdin), StdoutTTY: isTTY(os.Stdout), Stdout: stdout, Stderr: os.Stderr}
+	env.Pager = func(w io.Writer) *pmieconf.Pager {
+		rows, cols := termSize(os.Stdin)
+		return &pmieconf.Pager{Out: w, Rows: rows, Cols: cols, ReadKey: func() (byte, bool) { return readKey(os.Stdin) }}
+	}
+	code := run(env)
+	out.Flush()
+	os.Exit(code)
+}
+
+// options as given on the command line.
+type opts struct {
+	auto, force, verbose bool
+	file, rules          string
+	haveFile, haveRules  bool
+	command              []string
+}
+
+func parseArgs(env Env, prog string) (opts, bool) {
+	var o opts
+	var msgs []string
+	bad := false
+	evs, operands := pcpopt.Parse(env.Args[1:], shortOpts, options)
+	for _, ev := range evs {
+		if ev.Err != "" {
+			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, ev.Err)
+			bad = true
+			continue
+		}
+		switch ev.Short {
+		case 'c':
+			o.auto = true
+		case 'F':
+			o.force = true
+		case 'f':
+			o.file, o.haveFile = ev.Arg, true
+		case 'r':
+			o.rules, o.haveRules = ev.Arg, true
+		case 'v':
+			o.verbose = true
+		default:
+			bad = true
+		}
+	}
+	if o.force && len(operands) > 0 {
+		msgs = append(msgs, prog+": cannot use -F option with a command\n")
+		operands = nil
+		bad = true
+	}
+	if len(operands) > 5 {
+		msgs = append(msgs, prog+": too many arguments\n")
+		bad = true
+	}
+	if len(operands) > 5 {
+		operands = operands[:5]
+	}
+	for i, a := range operands {
+		if len(a) > 1025 {
+			operands[i] = a[:1025]
+		}
+	}
+	o.command = operands
+	if bad {
+		io.WriteString(env.Stderr, strings.Join(msgs, "")+pcpopt.Usage(prog, synopsis, options)+
+			"\nCommands:\n"+pmieconf.HelpText+"\n")
+		return o, false
+	}
+	return o, true
+}
+
+func progName(arg0 string) string {
+	if i := strings.LastIndexByte(arg0, '/'); i >= 0 {
+		return arg0[i+1:]
+	}
+	return arg0
+}
+
+func run(env Env) int {
+	prog := progName(env.Args[0])
+	o, ok := parseArgs(env, prog)
+	if !ok {
+		return 1
+	}
+	conf := func(name, def string) string { return pcpConf(env.Getenv, name, def) }
+	fail := func(err error) int {
+		var diag *pmieconf.Error
+		if errors.As(err, &diag) {
+			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, err)
+		} else {
+			fmt.Fprintf(env.Stderr, "%s: error - %s\n", prog, pmieconf.CFormat(err.Error()))
+		}
+		return 1
+	}
+	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
+		Interactive: len(o.command) == 0 && !o.auto,
+		Out:         env.Stdout, Err: env.Stderr,
+		SysconfDir: conf("PCP_SYSCONF_DIR", "/etc/pcp"), BinadmDir: conf("PCP_BINADM_DIR", "/usr/lib/pcp/bin")}
+	tmp := conf("PCP_TMP_DIR", "/var/lib/pcp/tmp")
+	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(tmp, file) }
+	if err := locateFile(env, o, conf, s); err != nil {
+		return fail(err)
+	}
+	rules := o.rules
+	if !o.haveRules {
+		if rules = env.Getenv("PMIECONF_PATH"); rules == "" {
+			rules = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmieconf"
+		}
+	}
+	set, err := pmieconf.Load(rules)
+	if err != nil {
+		return fail(err)
+	}
+	s.Set = set
+	warning, err := readSaved(s)
+	if err != nil {
+		return fail(err)
+	}
+	if len(set.Rules) <= 1 {
+		fmt.Fprintf(env.Stderr, "%s: no rules were found using rule path: %s\n", prog, rules)
+		return 1
+	}
+	if o.force || warning != "" {
+		if !s.Write() {
+			return 1
+		}
+		if o.force {
+			return 0
+		}
+	}
+	if len(o.command) == 0 && !o.auto {
+		// Until now a session without a command counts as interactive;
+		// from here on only if its commands come from a terminal.
+		s.Interactive = env.StdinTTY
+		s.Terminal = env.StdinTTY && env.StdoutTTY
+		if s.Terminal && env.Pager != nil {
+			s.Pager = env.Pager(env.Stdout)
+		}
+		return s.Interact(env.Stdin)
+	}
+	if s.Run(o.command) == -1 {
+		return 1
+	}
+	if !s.Quit() {
+		return 1
+	}
+	return 0
+}
+
+// locateFile sets the pmie file: -f FILE, else the default, which for
+// root is the system's and for others is in their home directory.
+func locateFile(env Env, o opts, conf func(string, string) string, s *pmieconf.Session) error {
+	if env.Uid != 0 {
+		home := env.Getenv("HOME")
+		if home == "" {
+			return errors.New("$HOME undefined in environment")
+		}
+		s.File = o.file
+		if !o.haveFile {
+			s.File = home + "/.pcp/pmie/config.pmie"
+		}
+		return nil
+	}
+	switch {
+	case !o.haveFile && o.auto:
+		s.File = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmie/config.default"
+	case !o.haveFile:
+		s.File = conf("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmie/config.default"
+	default:
+		path, err := pmieconf.Realpath(o.file)
+		switch {
+		case err == nil:
+			s.File, s.Resolved = path, true
+		case errors.Is(err, fs.ErrNotExist):
+			s.File = path // the path resolved as far as it exists
+		default:
+			return fmt.Errorf("failed to resolve realpath for %s: %s", o.file, pmieconf.Strerror(err))
+		}
+	}
+	return nil
+}
+
+// readSaved reads back the pmie file if there is one.
+func readSaved(s *pmieconf.Session) (string, error) {
+	src, err := os.ReadFile(s.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return "", pmieconf.BadHeader(s.File)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
+	}
+	return s.Set.ReadSaved(s.File, src)
+}
+
+// pcpConf is a PCP configuration variable from the environment, else
+// from $PCP_CONF or /etc/pcp.conf, else def, as pmGetConfig(3) finds it.
+func pcpConf(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	path := getenv("PCP_CONF")
+	if path == "" {
+		path = "/etc/pcp.conf"
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return def
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && k == name && v != "" {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	return def
+}

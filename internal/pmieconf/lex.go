@@ -1,0 +1,125 @@
+package pmieconf
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Token lengths beyond which pmieconf gives up on a rules file.
+const (
+	maxQuoted   = 2047
+	maxUnquoted = 2048
+)
+
+// token is one word of a rules file: a quoted string (without its quotes
+// and backslashes), a single ';' or '=', or a run of printable characters.
+type token struct {
+	text  string
+	off   int  // where it starts (its opening quote, if quoted)
+	atEOF bool // reading it met the end of the file
+}
+
+// lexer splits a rules file into tokens. Outside quotes, any byte that is
+// not printable ASCII separates tokens, and '#' where a token could start
+// begins a comment running to the end of the line.
+type lexer struct {
+	src   []byte
+	i     int
+	eof   bool  // a read has met the end of the file (stdio's feof)
+	lines []int // offsets where lines start, made when first needed
+}
+
+// pos turns a byte offset into a Pos.
+func (l *lexer) pos(off int) Pos {
+	if l.lines == nil {
+		l.lines = append(l.lines, 0)
+		for i, c := range l.src {
+			if c == '\n' {
+				l.lines = append(l.lines, i+1)
+			}
+		}
+	}
+	off = min(off, len(l.src))
+	line := sort.SearchInts(l.lines, off+1) // lines starting at or before off
+	start := l.lines[line-1]
+	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCount(l.src[start:off])}
+}
+
+func isGraph(c int) bool { return c > ' ' && c < 0x7f }
+
+// isSpace is C's isspace in the C locale.
+func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
+
+func (l *lexer) getc() int {
+	if l.i >= len(l.src) {
+		l.eof = true
+		return -1
+	}
+	c := l.src[l.i]
+	l.i++
+	return int(c)
+}
+
+// skip passes over separators and comments and returns the first byte of
+// the next token, already consumed, or -1 at the end of the file.
+func (l *lexer) skip() int {
+	for {
+		c := l.getc()
+		if c == '#' {
+			for c = l.getc(); c != '\n' && c != -1; c = l.getc() {
+			}
+		}
+		if c == -1 || isGraph(c) {
+			return c
+		}
+	}
+}
+
+// next returns the next token; ok is false at the end of the file.
+func (l *lexer) next() (token, bool, error) {
+	c := l.skip()
+	if c == -1 {
+		return token{off: len(l.src), atEOF: true}, false, nil
+	}
+	start := l.i - 1
+	var b strings.Builder
+	switch c {
+	case '"':
+		for c = l.getc(); c != '"'; c = l.getc() {
+			if c == '\\' {
+				c = l.getc()
+			}
+			if c == -1 {
+				return token{off: start}, false, l.errorAt(start, "unterminated string")
+			}
+			if b.Len() == maxQuoted {
+				return token{off: start}, false, l.errorAt(start, "string longer than 2047 characters")
+			}
+			b.WriteByte(byte(c))
+		}
+	case ';', '=':
+		b.WriteByte(byte(c))
+	default:
+		for isGraph(c) {
+			if c == '=' || c == ';' {
+				l.i--
+				break
+			}
+			if b.Len() == maxUnquoted {
+				return token{off: start}, false, l.errorAt(start, "word longer than 2048 characters")
+			}
+			b.WriteByte(byte(c))
+			c = l.getc()
+		}
+	}
+	text := b.String()
+	if k := strings.IndexByte(text, 0); k >= 0 {
+		text = text[:k] // pmieconf keeps C strings: a NUL ends them
+	}
+	return token{text: text, off: start, atEOF: l.eof}, true, nil
+}
+
+func (l *lexer) errorAt(off int, msg string) *Error {
+	return &Error{Pos: l.pos(off), Msg: msg, src: l.src}
+}

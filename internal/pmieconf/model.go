@@ -1,0 +1,158 @@
+package pmieconf
+
+import "strings"
+
+// The global pseudo-rule: the first rule of every Set, holding the
+// variables declared as "global.name", which every rule may use.
+const (
+	globalName    = "global"
+	globalPrefix  = "global."
+	globalSummary = "generic variables applied to all rules"
+	globalHelp    = "The global variables are used by all rules, but their values can be\n" +
+		"overridden at the level of an individual rule or group of rules."
+)
+
+// Var is a rule variable, or (as Rule.Self) a rule's own settings.
+type Var struct {
+	Name    string // for globals, without the "global." prefix
+	Type    Type
+	Value   string // for actions, the action's text
+	Default string
+	Help    string
+	HasHelp bool
+	// HasValue is false for a variable declared with no default, whose
+	// value pmieconf shows as "(null)".
+	HasValue bool
+	Enabled  bool // for actions: the action is on; for rules: evaluated
+	// DefaultEnabled is what undo restores: the rules file's enabled
+	// attribute, or off if it has none.
+	DefaultEnabled bool
+	Display        bool
+	Modify         bool
+	Changed        bool // changed from the rules file's value, so saved
+	// Global marks a variable declared global, and a rule's own copy of
+	// a global variable made when it was changed for that rule.
+	Global bool
+}
+
+// Rule is a rule template with its variables.
+type Rule struct {
+	Self         Var // Name, the summary as Value, Help, Enabled
+	Version      uint32
+	Predicate    string
+	HasPredicate bool
+	Enumerate    string
+	HasEnumerate bool
+	Vars         []*Var
+}
+
+// Name is the rule's full name, "group.rule".
+func (r *Rule) Name() string { return r.Self.Name }
+
+// Set is a loaded set of rules: Rules[0] is the global pseudo-rule, the
+// rest are sorted by name.
+type Set struct {
+	Path  string // the rules path the set was read from
+	Rules []*Rule
+	// deprecated lists rules found in a generated file that no longer
+	// exist or have another version, for the next write to report.
+	deprecated []Deprecated
+	// saved is the text after the generated section of a file read back,
+	// kept to be written again.
+	saved string
+	// notFound is pmieconf's message about the last rule name it looked
+	// for and did not find, which it reports again, stale, for one
+	// mistake in a generated file.
+	notFound string
+}
+
+func newSet(path string) *Set {
+	g := &Rule{Self: Var{Name: globalName, Value: globalSummary, HasValue: true,
+		Help: globalHelp, HasHelp: true, Global: true}}
+	return &Set{Path: path, Rules: []*Rule{g}}
+}
+
+// Globals is the global pseudo-rule.
+func (s *Set) Globals() *Rule { return s.Rules[0] }
+
+// Find returns the rule of that name (the global pseudo-rule included).
+func (s *Set) Find(name string) *Rule {
+	for _, r := range s.Rules {
+		if r.Name() == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// ruleMatches reports whether name selects rule: it is the rule's name,
+// or that name less its last ".component".
+func ruleMatches(name, rule string) bool {
+	if name == rule {
+		return true
+	}
+	i := strings.LastIndexByte(rule, '.')
+	return i >= 0 && rule[:i] == name
+}
+
+// Lookup returns the rules a rule or group name selects; "all" selects
+// every rule but the global one.
+func (s *Set) Lookup(name string) ([]*Rule, error) {
+	var out []*Rule
+	for i, r := range s.Rules {
+		if (name == "all" && i > 0) || ruleMatches(name, r.Name()) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, cerrorf("no group or rule names match \"%s\"", name)
+	}
+	return out, nil
+}
+
+// findVar returns the rule's own variable of that name, then the global
+// one, or nil.
+func (s *Set) findVar(r *Rule, name string) *Var {
+	if v := r.own(name); v != nil {
+		return v
+	}
+	return s.Globals().own(name)
+}
+
+// own returns the rule's own variable of that name, or nil.
+func (r *Rule) own(name string) *Var {
+	for _, v := range r.Vars {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// overrides reports whether the rule has its own variable named as g.
+func (r *Rule) overrides(g *Var) bool { return r.own(g.Name) != nil }
+
+// promote gives rule its own copy of the global variable g, as pmieconf
+// does when a global variable is changed for one rule.
+func (r *Rule) promote(g *Var) *Var {
+	v := *g
+	r.Vars = append(r.Vars, &v)
+	return &v
+}
+
+// cerror is an error whose text is pmieconf's own message.
+type cerror string
+
+func (e cerror) Error() string { return string(e) }
+
+func cerrorf(format string, args ...any) error {
+	return cerror(sprintf(format, args...))
+}
+
+// Deprecated is a rule named in a generated file that the rules no longer
+// have, or have in another version.
+type Deprecated struct {
+	Name    string
+	Version uint32
+	Reason  string
+}

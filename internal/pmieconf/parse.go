@@ -1,0 +1,158 @@
+package pmieconf
+
+import "fmt"
+
+// The first line of every rules file: "#pmieconf-rules 1".
+const (
+	rulesMagic   = "pmieconf-rules"
+	rulesVersion = "1"
+)
+
+// File is a parsed rules file: its declarations in order.
+type File struct {
+	Name  string
+	Decls []*Decl
+	src   []byte
+}
+
+// Decl is one declaration, "TYPE name [attribute = value]... ;".
+type Decl struct {
+	Type    Type
+	Name    string
+	TypePos Pos
+	NamePos Pos
+	Attrs   []Attr
+	// Partial marks a declaration cut short, by a syntax error or by the
+	// end of the file right after its name. Its attributes so far are
+	// kept, as pmieconf applies each as it reads it, but it declares
+	// nothing.
+	Partial bool
+}
+
+// Attr is one "keyword = value" of a declaration.
+type Attr struct {
+	Key      string
+	Value    string
+	KeyPos   Pos
+	ValuePos Pos
+}
+
+// ParseFile parses a rules file. A file that does not start with the
+// rules-file header is not a rules file: ParseFile returns nil and no
+// error, and pmieconf passes over such files. On a syntax error the File
+// returned holds the declarations before it (the last one Partial).
+func ParseFile(name string, src []byte) (*File, error) {
+	l := &lexer{src: src}
+	if !hasHeader(l) {
+		return nil, nil
+	}
+	f := &File{Name: name, src: src}
+	p := &parser{l: l, f: f}
+	err := p.decls()
+	if e, ok := err.(*Error); ok {
+		e.File = name
+	}
+	return f, err
+}
+
+// hasHeader reads "#pmieconf-rules 1": a '#' as the very first byte, then
+// the two words.
+func hasHeader(l *lexer) bool {
+	if l.getc() != '#' {
+		return false
+	}
+	for _, want := range []string{rulesMagic, rulesVersion} {
+		tok, ok, err := l.next()
+		if err != nil || !ok || tok.text != want {
+			return false
+		}
+	}
+	return true
+}
+
+type parser struct {
+	l *lexer
+	f *File
+}
+
+func (p *parser) errorf(off int, format string, args ...any) *Error {
+	return p.l.errorAt(off, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) expected(what string, tok token, ok bool) *Error {
+	if !ok {
+		return p.errorf(tok.off, "expected %s, found end of file", what)
+	}
+	return p.errorf(tok.off, "expected %s, found %q", what, tok.text)
+}
+
+func (p *parser) decls() error {
+	for {
+		tok, ok, err := p.l.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		t, isType := lookupType(tok.text)
+		if !isType {
+			return p.expected("a type keyword", tok, true)
+		}
+		name, ok, err := p.l.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return p.expected("a name after "+tok.text, name, false)
+		}
+		d := &Decl{Type: t, Name: name.text, TypePos: p.l.pos(tok.off), NamePos: p.l.pos(name.off)}
+		p.f.Decls = append(p.f.Decls, d)
+		if name.atEOF {
+			// pmieconf stops reading at the end of the file, so a name
+			// that ends the file declares nothing.
+			d.Partial = true
+			return nil
+		}
+		if err := p.attrs(d); err != nil {
+			d.Partial = true
+			return err
+		}
+	}
+}
+
+// attrs reads a declaration's attributes up to its ';'. As in pmieconf, a
+// token is taken as ';' or '=' by its first character.
+func (p *parser) attrs(d *Decl) error {
+	for {
+		key, ok, err := p.l.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return p.expected("an attribute or ';'", key, false)
+		}
+		if key.text != "" && key.text[0] == ';' {
+			return nil
+		}
+		if lookupAttr(key.text) == attrNone {
+			return p.expected("an attribute keyword", key, true)
+		}
+		eq, ok, err := p.l.next()
+		if err != nil {
+			return err
+		}
+		if !ok || eq.text == "" || eq.text[0] != '=' {
+			return p.expected("'=' after "+key.text, eq, ok)
+		}
+		val, ok, err := p.l.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return p.expected("a value for "+key.text, val, false)
+		}
+		d.Attrs = append(d.Attrs, Attr{Key: key.text, Value: val.text,
+			KeyPos: p.l.pos(key.off), ValuePos: p.l.pos(val.off)})
+	}
+}
