@@ -20,6 +20,7 @@ import (
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/notify"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/rules"
 )
@@ -51,6 +52,9 @@ type settings struct {
 	primary    bool // -P
 	systemd    bool // -F
 	user       bool // -U
+
+	alertsFile   string // --route-alerts
+	replayAlerts bool   // --replay-alerts
 }
 
 // live reports whether pmie evaluates live sources.
@@ -156,13 +160,21 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		case '?':
 			bad = true
 		case 0:
-			if ev.Long == "check-units" {
+			switch ev.Long {
+			case "check-units":
 				s.checkUnits = true
+			case "route-alerts":
+				s.alertsFile = ev.Arg
+			case "replay-alerts":
+				s.replayAlerts = true
 			}
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
+	}
+	if !bad && s.replayAlerts && s.alertsFile == "" {
+		fail("--replay-alerts needs --route-alerts")
 	}
 	if !bad && s.foreground && s.systemd {
 		fail("the -f and -F options are mutually exclusive")
@@ -207,6 +219,13 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	pid := os.Getpid()
 	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
+	if s.alertsFile != "" {
+		var err error
+		if p.alerts, err = notify.Load(s.alertsFile); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+	}
 	if s.logfile != "" && s.live() {
 		primary := ""
 		if s.primary {
@@ -259,6 +278,8 @@ type session struct {
 
 	b       *eval.Builder
 	program *eval.Program
+
+	alerts *notify.Config // --route-alerts, nil without
 }
 
 // setUp opens the sources and works out the time zone, the default
@@ -310,6 +331,10 @@ func (p *session) evaluate(ctx context.Context) int {
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
 		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+	if p.alerts != nil && (!src.archive || s.replayAlerts) {
+		stop := p.startAlerts(runner)
+		defer stop()
+	}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
@@ -344,6 +369,21 @@ func (p *session) evaluate(ctx context.Context) int {
 		p.log.notify(rules.Info, "evaluator exiting")
 	}
 	return 0
+}
+
+// startAlerts sends an alert for each action runner runs, as the
+// --route-alerts file says; stop sends those still queued (within the
+// file's shutdown_timeout) and reports any lost.
+func (p *session) startAlerts(runner *actions.Runner) (stop func()) {
+	log := &logger{w: p.msgs, pid: p.log.pid}
+	n := notify.New(p.alerts, notify.Options{Log: func(msg string) { log.notify(rules.Error, msg) }})
+	runner.Notify = n.Notify
+	return func() {
+		p.out.Flush()
+		if err := n.Close(context.Background()); err != nil {
+			log.notify(rules.Error, err.Error())
+		}
+	}
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in
