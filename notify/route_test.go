@@ -118,7 +118,9 @@ routes:
 	var mu sync.Mutex
 	n := start(cfg, func(m string) { mu.Lock(); logs = append(logs, m); mu.Unlock() },
 		map[string]sender{"slow": slow, "fast": fast})
-	ev := func(i int) *actions.Event { return &actions.Event{Kind: actions.Print, Rule: "r", Message: fmt.Sprint(i)} }
+	ev := func(i int) *actions.Event {
+		return &actions.Event{Kind: actions.Print, Rule: "r", Message: fmt.Sprint(i)}
+	}
 	n.Notify(ev(0))
 	if m := <-slow.started; m != "0" { // the slow receiver is now stuck on 0
 		t.Fatalf("first alert %s", m)
