@@ -115,7 +115,8 @@ func TestLoadMissing(t *testing.T) {
 }
 
 // FuzzParse checks that no configuration makes the loader panic, and that
-// what it accepts is consistent.
+// what it accepts is consistent. Minimizing a new input can take long
+// here (viper, YAML and expr are large): run it with -fuzzminimizetime 3s.
 func FuzzParse(f *testing.F) {
 	if data, err := os.ReadFile("../examples/alerting.yaml"); err == nil {
 		f.Add(data)
