@@ -36,8 +36,10 @@ type Group struct {
 
 	// the archive mode last set through SetMode, restored after looking
 	// a name up at the end of an archive
-	mode  pmapi.Mode
-	delta time.Duration
+	mode      pmapi.Mode
+	delta     time.Duration
+	origin    pmapi.Time
+	originSet bool
 }
 
 // Options adjust a Group as libpcp's environment adjusts a fetchgroup.
@@ -90,6 +92,7 @@ func (g *Group) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration) erro
 		return err
 	}
 	g.mode, g.delta = mode, delta
+	g.origin, g.originSet = t, true
 	return nil
 }
 

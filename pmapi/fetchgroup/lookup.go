@@ -131,10 +131,11 @@ func (g *Group) lookupItemAnywhen(name, instance string) (metric, error) {
 	if !ok {
 		return m, err
 	}
-	var origin pmapi.Time
+	// where the archive is now: as it says, or else as last set
+	origin := g.origin
 	if n, ok := g.ctx.(nower); ok {
 		origin = n.Now()
-	} else {
+	} else if !g.originSet {
 		origin, _ = s.Bounds()
 	}
 	_, end := s.Bounds()

@@ -50,19 +50,14 @@ def describe(it):
     return s
 
 
-def run(sc, archdir, out):
-    fg = pmapi.fetchgroup(PM_CONTEXT_ARCHIVE, os.path.join(archdir, sc["archive"]))
-    ctx = fg.get_context()
-    label = ctx.pmGetHighResArchiveLabel()
-    start = label.start.tv_sec * 10**9 + label.start.tv_nsec
-    origin = start + sc["origin_ns"]
-    ts = pmapi.timespec(origin // 10**9, origin % 10**9)
-    if sc["mode"] == "interp":
-        d = sc["delta_ns"]
-        ctx.pmSetModeHighRes(PM_MODE_INTERP, ts, pmapi.timespec(d // 10**9, d % 10**9))
-    else:
-        ctx.pmSetModeHighRes(PM_MODE_FORW, ts, None)
-    print("scenario %s" % sc["name"], file=out)
+def register_derived(defs):
+    errmsg = ctypes.c_char_p()
+    for name, expr in defs:
+        pmapi.LIBPCP.pmRegisterDerivedMetric(name.encode(), expr.encode(),
+                                             ctypes.byref(errmsg))
+
+
+def extend_all(fg, sc, out):
     regs = []
     for i, it in enumerate(sc["items"]):
         kind = it["kind"]
@@ -83,6 +78,28 @@ def run(sc, archdir, out):
             continue
         print("extend [%d] %s: ok" % (i, describe(it)), file=out)
         regs.append((i, it, v))
+    return regs
+
+
+def run(sc, archdir, out):
+    register_derived(sc.get("derived", []))
+    env = sc.get("env", {})
+    os.environ.update(env)
+    fg = pmapi.fetchgroup(PM_CONTEXT_ARCHIVE, os.path.join(archdir, sc["archive"]))
+    for k in env:
+        del os.environ[k]
+    ctx = fg.get_context()
+    label = ctx.pmGetHighResArchiveLabel()
+    start = label.start.tv_sec * 10**9 + label.start.tv_nsec
+    origin = start + sc["origin_ns"]
+    ts = pmapi.timespec(origin // 10**9, origin % 10**9)
+    if sc["mode"] == "interp":
+        d = sc["delta_ns"]
+        ctx.pmSetModeHighRes(PM_MODE_INTERP, ts, pmapi.timespec(d // 10**9, d % 10**9))
+    else:
+        ctx.pmSetModeHighRes(PM_MODE_FORW, ts, None)
+    print("scenario %s" % sc["name"], file=out)
+    regs = extend_all(fg, sc, out)
     for n in range(sc["fetches"]):
         try:
             sts = fg.fetch()
@@ -114,6 +131,10 @@ def run(sc, archdir, out):
                     print("    [%d] inst=%d name=%s sts=%s value=%s" % (
                         j, ctypes.c_int(v.icodes[j]).value, name, sts_str(v.stss[j]),
                         atom_str(v.values[j], it["type"])), file=out)
+        if n in sc.get("clear_at", []):
+            fg.clear()
+            print("clear", file=out)
+            regs = extend_all(fg, sc, out)
     del fg
 
 

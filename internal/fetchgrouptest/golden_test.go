@@ -1,16 +1,19 @@
-package fetchgroup
+package fetchgrouptest
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/archive"
+	"github.com/gopcp/pmie/pmapi/fetchgroup"
 )
 
 // The goldens of testdata/golden/fetchgroup are libpcp's fetchgroups run
@@ -27,6 +30,13 @@ type scenario struct {
 	Delta   int64  `json:"delta_ns"`
 	Fetches int    `json:"fetches"`
 	Items   []spec `json:"items"`
+	// Env is the environment libpcp ran with (PCP_COUNTER_WRAP).
+	Env map[string]string `json:"env"`
+	// Derived is the derived metrics registered, name and expression.
+	Derived [][2]string `json:"derived"`
+	// ClearAt is the fetches after which the group is cleared and its
+	// items added again.
+	ClearAt []int `json:"clear_at"`
 }
 
 type spec struct {
@@ -103,7 +113,7 @@ func atomString(a pmapi.Atom, typ string) string {
 	case "DOUBLE":
 		return pmapi.FormatG(a.Float64(), 17)
 	}
-	if IsNull(a) {
+	if fetchgroup.IsNull(a) {
 		return "NULL"
 	}
 	return `"` + a.Str() + `"`
@@ -112,22 +122,31 @@ func atomString(a pmapi.Atom, typ string) string {
 type registered struct {
 	i    int
 	s    spec
-	ts   *Timestamp
-	item *Item
-	dom  *InDomItem
+	ts   *fetchgroup.Timestamp
+	item *fetchgroup.Item
+	dom  *fetchgroup.InDomItem
 }
 
 // runScenario runs sc and returns its output lines.
 func runScenario(t testing.TB, sc scenario) []string {
 	t.Helper()
-	ctx, err := archive.Open(filepath.Join("../../testdata/archives", sc.Archive))
+	_, wrap := sc.Env["PCP_COUNTER_WRAP"]
+	actx, err := archive.Open(filepath.Join("../../testdata/archives", sc.Archive), archive.Options{CounterWrap: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var ctx pmapi.Context = actx
+	if len(sc.Derived) > 0 {
+		reg := derive.NewRegistry()
+		for _, d := range sc.Derived {
+			_ = reg.Register(d[0], d[1]) // a bad one fails when added, as in libpcp
+		}
+		ctx, _ = derive.Wrap(ctx, reg)
+	}
 	clock := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
-	g := New(ctx, Options{Now: func() time.Time { return clock }})
+	g := fetchgroup.New(ctx, fetchgroup.Options{CounterWrap: wrap, Now: func() time.Time { return clock }})
 	defer g.Close()
-	start, _ := ctx.Bounds()
+	start, _ := actx.Bounds()
 	origin := start.Add(time.Duration(sc.Origin))
 	if sc.Mode == "interp" {
 		err = g.SetMode(pmapi.ModeInterp, origin, time.Duration(sc.Delta))
@@ -138,6 +157,24 @@ func runScenario(t testing.TB, sc scenario) []string {
 		t.Fatal(err)
 	}
 	out := []string{"scenario " + sc.Name}
+	regs, out := extendAll(g, sc, out)
+	for n := 0; n < sc.Fetches; n++ {
+		ferr := g.Fetch()
+		out = append(out, fmt.Sprintf("fetch %d: %s", n, stsString(ferr)))
+		for _, r := range regs {
+			out = append(out, r.lines(t, ferr != nil, clock)...)
+		}
+		if slices.Contains(sc.ClearAt, n) {
+			g.Clear()
+			out = append(out, "clear")
+			regs, out = extendAll(g, sc, out)
+		}
+	}
+	return out
+}
+
+// extendAll adds the items of sc to g, printing what each gives.
+func extendAll(g *fetchgroup.Group, sc scenario, out []string) ([]registered, []string) {
 	var regs []registered
 	for i, s := range sc.Items {
 		r := registered{i: i, s: s}
@@ -157,14 +194,7 @@ func runScenario(t testing.TB, sc scenario) []string {
 		out = append(out, fmt.Sprintf("extend [%d] %s: ok", i, s.describe()))
 		regs = append(regs, r)
 	}
-	for n := 0; n < sc.Fetches; n++ {
-		ferr := g.Fetch()
-		out = append(out, fmt.Sprintf("fetch %d: %s", n, stsString(ferr)))
-		for _, r := range regs {
-			out = append(out, r.lines(t, ferr != nil, clock)...)
-		}
-	}
-	return out
+	return regs, out
 }
 
 func (r registered) lines(t testing.TB, failed bool, clock time.Time) []string {
