@@ -1,6 +1,7 @@
 package fetchgroup
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -119,8 +120,9 @@ func (g *Group) Fetch() error {
 		r.Time = pmapi.FromStd(g.now())
 	}
 	for i := range r.Sets {
-		vals := r.Sets[i].Values
-		slices.SortFunc(vals, func(a, b pmapi.Value) int { return int(a.Inst) - int(b.Inst) })
+		if vals := r.Sets[i].Values; !slices.IsSortedFunc(vals, byInst) {
+			slices.SortFunc(vals, byInst) // instances are unique
+		}
 	}
 	for i := len(g.items) - 1; i >= 0; i-- {
 		g.items[i].fill(g, r)
@@ -174,6 +176,8 @@ func (g *Group) Close() error {
 	g.Clear()
 	return err
 }
+
+func byInst(a, b pmapi.Value) int { return cmp.Compare(a.Inst, b.Inst) }
 
 // set finds the value set of id in r, or nil.
 func set(r *pmapi.Result, id pmapi.PMID) *pmapi.ValueSet {

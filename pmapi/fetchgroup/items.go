@@ -1,6 +1,9 @@
 package fetchgroup
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -55,15 +58,6 @@ type Timestamp struct {
 type nameCache struct {
 	insts []pmapi.Instance
 	fresh bool
-}
-
-func (c *nameCache) has(inst int32) bool {
-	for _, in := range c.insts {
-		if in.ID == inst {
-			return true
-		}
-	}
-	return false
 }
 
 // ExtendItem is pmExtendFetchGroup_item: it adds one metric, and for a
@@ -194,6 +188,7 @@ func (it *InDomItem) fill(g *Group, r *pmapi.Result) {
 		it.reinit(false)
 	}
 	cache := g.names(it.m.desc.InDom, s.Values)
+	k := 0 // the cache's instances and the values are both in instance order
 	for j, v := range s.Values {
 		if j >= len(it.Insts) {
 			it.Err = pmapi.ErrTooBig
@@ -202,14 +197,14 @@ func (it *InDomItem) fill(g *Group, r *pmapi.Result) {
 		in := &it.Insts[j]
 		in.Inst = v.Inst
 		if cache != nil {
-			for _, ci := range cache.insts {
-				if ci.ID == v.Inst {
-					in.Name, in.Named = ci.Name, true
-					break
-				}
+			for k < len(cache.insts) && cache.insts[k].ID < v.Inst {
+				k++
+			}
+			if k < len(cache.insts) && cache.insts[k].ID == v.Inst {
+				in.Name, in.Named = cache.insts[k].Name, true
 			}
 		}
-		a, err := g.value(r, &it.m, v.Inst, it.conv, it.typ)
+		a, err := g.convertValue(v.Atom, &it.m, v.Inst, it.conv, it.typ)
 		if err == nil {
 			in.Value = a
 		}
@@ -227,8 +222,12 @@ func (g *Group) names(indom pmapi.InDom, vals []pmapi.Value) *nameCache {
 		return nil
 	}
 	if c.fresh {
+		k := 0
 		for _, v := range vals {
-			if !c.has(v.Inst) {
+			for k < len(c.insts) && c.insts[k].ID < v.Inst {
+				k++
+			}
+			if k == len(c.insts) || c.insts[k].ID != v.Inst {
 				c.fresh = false
 				break
 			}
@@ -237,6 +236,7 @@ func (g *Group) names(indom pmapi.InDom, vals []pmapi.Value) *nameCache {
 	if !c.fresh {
 		insts, err := g.ctx.InDom(indom)
 		c.insts = append(c.insts[:0], insts...)
+		sortInsts(c.insts)
 		c.fresh = err == nil
 	}
 	return c
@@ -244,24 +244,38 @@ func (g *Group) names(indom pmapi.InDom, vals []pmapi.Value) *nameCache {
 
 // value is the value of instance inst of metric m in r, converted.
 func (g *Group) value(r *pmapi.Result, m *metric, inst int32, c conversion, typ pmapi.Type) (pmapi.Atom, error) {
-	if !c.rate && !c.unit {
-		a, err := extract(r, m, inst, typ)
-		return a, err
-	}
-	v, err := extractDouble(r, m, inst)
+	a, err := find(r, m, inst)
 	if err != nil {
 		return pmapi.Atom{}, err
 	}
+	return g.convertValue(a, m, inst, c, typ)
+}
+
+// convertValue converts a, the value of instance inst of m in the
+// result being filled in.
+func (g *Group) convertValue(a pmapi.Atom, m *metric, inst int32, c conversion, typ pmapi.Type) (pmapi.Atom, error) {
+	if !c.rate && !c.unit {
+		return convert(a, typ)
+	}
+	d, err := convert(a, pmapi.TypeDouble)
+	if err != nil {
+		return pmapi.Atom{}, err
+	}
+	v := d.Float64()
 	if c.rate {
 		prev := g.previous()
 		if prev == nil {
 			return pmapi.Atom{}, pmapi.ErrAgain
 		}
-		dt := g.interval(r.Time, prev.Time)
-		p, err := extractDouble(prev, m, inst)
+		dt := g.interval(g.cur.Time, prev.Time) // g.cur is being filled in
+		pa, err := find(prev, m, inst)
+		if err == nil {
+			pa, err = convert(pa, pmapi.TypeDouble)
+		}
 		if err != nil {
 			return pmapi.Atom{}, err
 		}
+		p := pa.Float64()
 		delta := v - p
 		if delta < 0 {
 			if !g.opts.CounterWrap {
@@ -302,28 +316,34 @@ func wrapSize(t pmapi.Type) float64 {
 	return 0
 }
 
-// extract finds instance inst of m in r (any instance of a metric
-// without an instance domain) and converts it to typ.
-func extract(r *pmapi.Result, m *metric, inst int32, typ pmapi.Type) (pmapi.Atom, error) {
+// find finds instance inst of m in r (any instance of a metric without
+// an instance domain).
+func find(r *pmapi.Result, m *metric, inst int32) (pmapi.Atom, error) {
 	s := set(r, m.id)
-	if s == nil {
+	switch {
+	case s == nil:
+		return pmapi.Atom{}, pmapi.ErrValue
+	case s.Err != nil:
+		return pmapi.Atom{}, pmapi.Code(s.Err)
+	case len(s.Values) == 0:
+		return pmapi.Atom{}, pmapi.ErrValue
+	case m.desc.InDom == pmapi.InDomNull:
+		return s.Values[0].Atom, nil
+	}
+	// Fetch sorted the values by instance
+	i, ok := slices.BinarySearchFunc(s.Values, inst, func(v pmapi.Value, id int32) int { return cmp.Compare(v.Inst, id) })
+	if !ok {
 		return pmapi.Atom{}, pmapi.ErrValue
 	}
-	if s.Err != nil {
-		return pmapi.Atom{}, pmapi.Code(s.Err)
-	}
-	for _, v := range s.Values {
-		if m.desc.InDom == pmapi.InDomNull || v.Inst == inst {
-			return convert(v.Atom, typ)
-		}
-	}
-	return pmapi.Atom{}, pmapi.ErrValue
+	return s.Values[i].Atom, nil
 }
 
-func extractDouble(r *pmapi.Result, m *metric, inst int32) (float64, error) {
-	a, err := extract(r, m, inst, pmapi.TypeDouble)
-	if err != nil {
-		return 0, err
+// sortInsts puts instances in instance number order, keeping the first
+// of any the same first, as libpcp's linear search would find it.
+func sortInsts(insts []pmapi.Instance) {
+	if !slices.IsSortedFunc(insts, byID) {
+		slices.SortStableFunc(insts, byID)
 	}
-	return a.Float64(), nil
 }
+
+func byID(a, b pmapi.Instance) int { return cmp.Compare(a.ID, b.ID) }
