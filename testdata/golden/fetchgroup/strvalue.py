@@ -10,25 +10,13 @@ import sys
 
 from pcp import pmapi
 
+from oracle import atom_str
+
 LIB = ctypes.CDLL("libpcp.so.3", use_errno=True)
 LIB.__pmStringValue.argtypes = [ctypes.c_char_p, ctypes.POINTER(pmapi.pmAtomValue), ctypes.c_int]
 LIB.__pmStringValue.restype = ctypes.c_int
 
 TYPES = [("32", 0), ("U32", 1), ("64", 2), ("U64", 3), ("FLOAT", 4), ("DOUBLE", 5)]
-
-
-def value(a, t):
-    if t == "32":
-        return "%d" % a.l
-    if t == "U32":
-        return "%d" % a.ul
-    if t == "64":
-        return "%d" % a.ll
-    if t == "U64":
-        return "%d" % a.ull
-    if t == "FLOAT":
-        return "%.9g" % a.f
-    return "%.17g" % a.d
 
 
 for line in open(sys.argv[1], encoding="utf-8"):
@@ -37,5 +25,5 @@ for line in open(sys.argv[1], encoding="utf-8"):
         a = pmapi.pmAtomValue()
         ctypes.set_errno(0)
         sts = LIB.__pmStringValue(s.encode("latin-1"), ctypes.byref(a), code)
-        out = value(a, name) if sts == 0 else "-"
+        out = atom_str(a, name) if sts == 0 else "-"
         print("%s\t%s\t%d\t%s" % (line.rstrip("\n"), name, sts, out))
