@@ -1,7 +1,7 @@
 // Package fetchgroup is a Go counterpart of libpcp's fetchgroup API
 // (pmCreateFetchGroup(3) and friends): a Group over one pmapi.Context
 // collects metrics registered by name (single instances, whole instance
-// domains and the fetch timestamp), each with a wanted type and optional
+// domains, fields of event records and the fetch timestamp), each with a wanted type and optional
 // unit, scale and rate conversion, and fills them all in from one
 // Context.Fetch per Group.Fetch.
 //
@@ -15,6 +15,7 @@
 //
 // It does not own the context's namespace, metadata or values (those are
 // the Context's), nor derived metrics (wrap the Context with derive
-// first). Event record fields (pmExtendFetchGroup_event) are not
-// provided.
+// first). Event record fields are the records' own parameters: the
+// event.flags and event.missed pseudo-fields libpcp adds when it unpacks
+// records are not given.
 package fetchgroup

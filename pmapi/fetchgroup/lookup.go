@@ -119,17 +119,27 @@ func (g *Group) lookupItem(name, instance string) (metric, error) {
 	return m, code(addProfile(g.ctx, m.desc.InDom, m.inst))
 }
 
-// lookupItemAnywhen is lookupItem and, where that fails on an archive,
-// lookupItem again at the archive's end (where an instance seen only
-// later may be found), putting the archive back where it was after.
+// lookupItemAnywhen is lookupItem, tried again at the end of an
+// archive where it fails.
 func (g *Group) lookupItemAnywhen(name, instance string) (metric, error) {
-	m, err := g.lookupItem(name, instance)
+	m, _, err := g.anywhen(func() (metric, metric, error) {
+		m, err := g.lookupItem(name, instance)
+		return m, metric{}, err
+	})
+	return m, err
+}
+
+// anywhen runs lookup and, where that fails on an archive, again at the
+// archive's end (where an instance seen only later may be found),
+// putting the archive back where it was after.
+func (g *Group) anywhen(lookup func() (metric, metric, error)) (metric, metric, error) {
+	m, f, err := lookup()
 	if err == nil || g.ctx.Source().Kind != pmapi.SourceArchive {
-		return m, err
+		return m, f, err
 	}
 	s, ok := g.ctx.(pmapi.Seeker)
 	if !ok {
-		return m, err
+		return m, f, err
 	}
 	// where the archive is now: as it says, or else as last set
 	origin := g.origin
@@ -140,14 +150,14 @@ func (g *Group) lookupItemAnywhen(name, instance string) (metric, error) {
 	}
 	_, end := s.Bounds()
 	if err := s.SetMode(pmapi.ModeBack, end, 0); err != nil {
-		return m, code(err)
+		return m, f, code(err)
 	}
-	m, err = g.lookupItem(name, instance)
+	m, f, err = lookup()
 	rerr := s.SetMode(g.mode, origin, g.delta)
 	if err != nil {
-		return m, err
+		return m, f, err
 	}
-	return m, code(rerr)
+	return m, f, code(rerr)
 }
 
 // code is err as the Errno libpcp would return for it (nil stays nil).
