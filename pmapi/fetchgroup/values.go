@@ -62,25 +62,9 @@ func formatNumber(a pmapi.Atom) string {
 	case pmapi.TypeU32, pmapi.TypeU64:
 		return strconv.FormatUint(a.Uint64(), 10)
 	case pmapi.TypeFloat:
-		return formatE(float64(a.Float32()), 9)
+		return pmapi.FormatEPrec(float64(a.Float32()), 9)
 	}
-	return formatE(a.Float64(), 17)
-}
-
-// formatE is printf's "%.<prec>e".
-func formatE(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		if math.Signbit(v) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'e', prec, 64)
+	return pmapi.FormatEPrec(a.Float64(), 17)
 }
 
 // cSpace is isspace(3) in the C locale.
@@ -268,7 +252,7 @@ func fromDouble(v float64, out pmapi.Type) (pmapi.Atom, error) {
 	case pmapi.TypeDouble:
 		return pmapi.F64(v), nil
 	}
-	return pmapi.String(formatE(v, 17)), nil
+	return pmapi.String(pmapi.FormatEPrec(v, 17)), nil
 }
 
 // cInt64 is x86-64's conversion of a double to a 64-bit integer:
