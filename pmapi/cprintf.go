@@ -46,11 +46,14 @@ func FormatG(v float64, prec int) string {
 }
 
 // FormatE formats v as printf's "%e" does.
-func FormatE(v float64) string {
+func FormatE(v float64) string { return FormatEPrec(v, 6) }
+
+// FormatEPrec formats v as printf's "%.<prec>e" does.
+func FormatEPrec(v float64, prec int) string {
 	if s, ok := cSpecial(v); ok {
 		return s
 	}
-	e := strconv.FormatFloat(v, 'e', 6, 64)
+	e := strconv.FormatFloat(v, 'e', prec, 64)
 	mant, exp, _ := strings.Cut(e, "e")
 	x, _ := strconv.Atoi(exp)
 	return mant + cExponent(x)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // The C library's number conversions, as pmieconf uses them: each gives
@@ -153,17 +155,4 @@ func scanInt(s string) (neg bool, mag uint64, n int, over bool) {
 }
 
 // cG formats v as C's printf("%g") does.
-func cG(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		if math.Signbit(v) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
+func cG(v float64) string { return pmapi.FormatG(v, 6) }

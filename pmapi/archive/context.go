@@ -407,13 +407,13 @@ func (c *Context) step() {
 // start, as libpcp works it out.
 func (c *Context) tOrigin() float64 {
 	b := c.s.base
-	return tsubParts(c.osec-b.Sec(), c.onsec-b.Nsec())
+	return pmapi.LongDoubleSeconds(c.osec-b.Sec(), c.onsec-b.Nsec())
 }
 
 // sinceOrigin is the seconds from the current time to t, as libpcp
 // works it out.
 func (c *Context) sinceOrigin(t pmapi.Time) float64 {
-	return tsubParts(t.Sec()-c.osec, t.Nsec()-c.onsec)
+	return pmapi.LongDoubleSeconds(t.Sec()-c.osec, t.Nsec()-c.onsec)
 }
 
 // atOrBefore reports whether t is at or before the current time,

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"math"
-	"math/big"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -42,21 +41,7 @@ func newStream(archives []*Archive) *stream {
 // tsub is __pmTimestampSub: the seconds from b to a, computed as libpcp
 // computes them, in x87 extended precision rounded to a double.
 func tsub(a, b pmapi.Time) float64 {
-	return tsubParts(a.Sec()-b.Sec(), a.Nsec()-b.Nsec())
-}
-
-// tsubParts is tsub given the differences of the seconds and of the
-// nanoseconds.
-func tsubParts(sec, nsec int64) float64 {
-	if nsec == 0 {
-		return float64(sec)
-	}
-	x := new(big.Float).SetPrec(64).SetInt64(nsec)
-	x.Quo(x, big.NewFloat(1e9).SetPrec(64))
-	y := new(big.Float).SetPrec(64).SetInt64(sec)
-	y.Add(y, x)
-	f, _ := y.Float64()
-	return f
+	return pmapi.SubSeconds(a, b)
 }
 
 // rel is t as seconds after the start of the first archive.

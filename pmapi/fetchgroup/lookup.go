@@ -1,0 +1,169 @@
+package fetchgroup
+
+import (
+	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// The instance profile calls of the contexts that have them: archives
+// take a slice, pmcd's client a variadic list.
+type (
+	sliceProfiler interface {
+		AddProfile(indom pmapi.InDom, insts []int32) error
+		DelProfile(indom pmapi.InDom, insts []int32) error
+	}
+	variadicProfiler interface {
+		AddProfile(indom pmapi.InDom, insts ...int32)
+		DelProfile(indom pmapi.InDom, insts ...int32)
+	}
+	// instLookuper is pmLookupInDom where the context answers it itself
+	// (pmcd asks the PMDA).
+	instLookuper interface {
+		LookupInDom(indom pmapi.InDom, name string) (int32, error)
+	}
+	// nower tells an archive context's current time.
+	nower interface {
+		Now() pmapi.Time
+	}
+)
+
+// addProfile is pmAddProfile, where the context keeps a profile: insts of
+// indom, or all of them if insts is empty.
+func addProfile(ctx pmapi.Context, indom pmapi.InDom, insts ...int32) error {
+	switch p := ctx.(type) {
+	case sliceProfiler:
+		return p.AddProfile(indom, insts)
+	case variadicProfiler:
+		p.AddProfile(indom, insts...)
+	}
+	return nil
+}
+
+// delProfile is pmDelProfile of a whole instance domain; its error is of
+// no use to anyone, as in libpcp.
+func delProfile(ctx pmapi.Context, indom pmapi.InDom) {
+	switch p := ctx.(type) {
+	case sliceProfiler:
+		_ = p.DelProfile(indom, nil)
+	case variadicProfiler:
+		p.DelProfile(indom)
+	}
+}
+
+// lookupInst is pmLookupInDom: the instance of indom called name. Where
+// the context cannot answer itself, it searches the instance domain as
+// libpcp searches an archive's: a whole name first, then an instance
+// whose name up to its first space is a prefix of name.
+func lookupInst(ctx pmapi.Context, indom pmapi.InDom, name string) (int32, error) {
+	if l, ok := ctx.(instLookuper); ok {
+		return l.LookupInDom(indom, name)
+	}
+	insts, err := ctx.InDom(indom)
+	if err != nil {
+		return pmapi.InNull, err
+	}
+	for _, in := range insts {
+		if in.Name == name {
+			return in.ID, nil
+		}
+	}
+	for _, in := range insts {
+		if word, _, ok := strings.Cut(in.Name, " "); ok && strings.HasPrefix(name, word) {
+			return in.ID, nil
+		}
+	}
+	if ctx.Source().Kind == pmapi.SourceArchive {
+		return pmapi.InNull, pmapi.ErrInstLog
+	}
+	return pmapi.InNull, pmapi.ErrInst
+}
+
+// metric is what Extend* learn of a metric by name.
+type metric struct {
+	id   pmapi.PMID
+	desc pmapi.Desc
+	inst int32 // for a single instance of a metric with an instance domain
+}
+
+// lookupMetric looks a metric name up and its descriptor.
+func (g *Group) lookupMetric(name string) (metric, error) {
+	id, err := g.ctx.LookupName(name)
+	if err != nil {
+		return metric{}, code(err)
+	}
+	desc, err := g.ctx.LookupDesc(id)
+	if err != nil {
+		return metric{}, code(err)
+	}
+	return metric{id: id, desc: desc, inst: pmapi.InNull}, nil
+}
+
+// lookupItem looks up a metric and, for one with an instance domain, the
+// named instance (which must be given exactly then), which it adds to
+// the instance profile.
+func (g *Group) lookupItem(name, instance string) (metric, error) {
+	m, err := g.lookupMetric(name)
+	if err != nil {
+		return m, err
+	}
+	if (m.desc.InDom == pmapi.InDomNull) != (instance == "") {
+		return m, pmapi.ErrInDom
+	}
+	if m.desc.InDom == pmapi.InDomNull {
+		return m, nil
+	}
+	if m.inst, err = lookupInst(g.ctx, m.desc.InDom, instance); err != nil {
+		return m, code(err)
+	}
+	return m, code(addProfile(g.ctx, m.desc.InDom, m.inst))
+}
+
+// lookupItemAnywhen is lookupItem, tried again at the end of an
+// archive where it fails.
+func (g *Group) lookupItemAnywhen(name, instance string) (metric, error) {
+	m, _, err := g.anywhen(func() (metric, metric, error) {
+		m, err := g.lookupItem(name, instance)
+		return m, metric{}, err
+	})
+	return m, err
+}
+
+// anywhen runs lookup and, where that fails on an archive, again at the
+// archive's end (where an instance seen only later may be found),
+// putting the archive back where it was after.
+func (g *Group) anywhen(lookup func() (metric, metric, error)) (metric, metric, error) {
+	m, f, err := lookup()
+	if err == nil || g.ctx.Source().Kind != pmapi.SourceArchive {
+		return m, f, err
+	}
+	s, ok := g.ctx.(pmapi.Seeker)
+	if !ok {
+		return m, f, err
+	}
+	// where the archive is now: as it says, or else as last set
+	origin := g.origin
+	if n, ok := g.ctx.(nower); ok {
+		origin = n.Now()
+	} else if !g.originSet {
+		origin, _ = s.Bounds()
+	}
+	_, end := s.Bounds()
+	if err := s.SetMode(pmapi.ModeBack, end, 0); err != nil {
+		return m, f, code(err)
+	}
+	m, f, err = lookup()
+	rerr := s.SetMode(g.mode, origin, g.delta)
+	if err != nil {
+		return m, f, err
+	}
+	return m, f, code(rerr)
+}
+
+// code is err as the Errno libpcp would return for it (nil stays nil).
+func code(err error) error {
+	if err == nil {
+		return nil
+	}
+	return pmapi.Code(err)
+}

@@ -1,0 +1,283 @@
+package fetchgroup
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// errRange is -ERANGE, which libpcp gives for a string whose number is
+// out of range of the type asked for.
+const errRange = pmapi.Errno(-34)
+
+// sentinel is the value libpcp leaves where there is none: all bits set
+// for integers, NaN for floats, and for strings (a NULL pointer in C) the
+// zero Atom of type TypeNoSupport.
+func sentinel(t pmapi.Type) pmapi.Atom {
+	switch t {
+	case pmapi.Type32:
+		return pmapi.I32(-1)
+	case pmapi.TypeU32:
+		return pmapi.U32(math.MaxUint32)
+	case pmapi.Type64:
+		return pmapi.I64(-1)
+	case pmapi.TypeU64:
+		return pmapi.U64(math.MaxUint64)
+	case pmapi.TypeFloat:
+		return pmapi.F32(float32(math.NaN()))
+	case pmapi.TypeDouble:
+		return pmapi.F64(math.NaN())
+	}
+	return pmapi.Atom{Type: pmapi.TypeNoSupport}
+}
+
+// IsNull reports whether a is the sentinel of a string value (libpcp's
+// NULL).
+func IsNull(a pmapi.Atom) bool { return a.Type == pmapi.TypeNoSupport }
+
+// convert gives a, a value of a metric, as type out: pmExtractValue,
+// with strings formatted from numbers and parsed into them.
+func convert(a pmapi.Atom, out pmapi.Type) (pmapi.Atom, error) {
+	switch {
+	case a.Type.Numeric() && out == pmapi.TypeString:
+		return pmapi.String(formatNumber(a)), nil
+	case a.Type == pmapi.TypeString && out != pmapi.TypeString:
+		return parseString(a.Str(), out)
+	}
+	v, err := a.Convert(out)
+	if err != nil {
+		return sentinel(out), err
+	}
+	return v, nil
+}
+
+// formatNumber writes a number as libpcp's fetchgroups turn one into a
+// string: integers in decimal, floats as "%.9e", doubles as "%.17e".
+func formatNumber(a pmapi.Atom) string {
+	switch a.Type {
+	case pmapi.Type32, pmapi.Type64:
+		return strconv.FormatInt(a.Int64(), 10)
+	case pmapi.TypeU32, pmapi.TypeU64:
+		return strconv.FormatUint(a.Uint64(), 10)
+	case pmapi.TypeFloat:
+		return pmapi.FormatEPrec(float64(a.Float32()), 9)
+	}
+	return pmapi.FormatEPrec(a.Float64(), 17)
+}
+
+// cSpace is isspace(3) in the C locale.
+func cSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
+
+// looksHex reports whether libpcp takes s for a hexadecimal number: an
+// optional sign, "0x", then hex digits only.
+func looksHex(s string) bool {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return r < 0x80 && cSpace(byte(r)) })
+	s = strings.TrimPrefix(s, "-")
+	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i] | 0x20
+		if !(s[i] >= '0' && s[i] <= '9') && !(c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseString reads a number of type out from s as libpcp does for
+// fetchgroups (__pmStringValue): strtol and friends, base 16 for
+// what looks hexadecimal, strtod for floats; anything after the number
+// is PM_ERR_TYPE, and a number out of range -ERANGE.
+func parseString(s string, out pmapi.Type) (pmapi.Atom, error) {
+	base := 10
+	hex := looksHex(s)
+	if hex {
+		base = 16
+	}
+	var (
+		v    pmapi.Atom
+		n    int
+		over bool
+	)
+	switch out {
+	case pmapi.Type32:
+		x, k, o := strtoll(s, base)
+		n, over = k, o || x > math.MaxInt32 || x < math.MinInt32
+		v = pmapi.I32(int32(x))
+	case pmapi.TypeU32:
+		x, k, o := strtoull(s, base)
+		n, over = k, o || x > math.MaxUint32
+		v = pmapi.U32(uint32(x))
+	case pmapi.Type64:
+		x, k, o := strtoll(s, base)
+		n, over, v = k, o, pmapi.I64(x)
+	case pmapi.TypeU64:
+		x, k, o := strtoull(s, base)
+		n, over, v = k, o, pmapi.U64(x)
+	case pmapi.TypeFloat, pmapi.TypeDouble:
+		if hex {
+			break
+		}
+		d, k, o := pmapi.ScanFloat(s)
+		n, over = k, o
+		if out == pmapi.TypeDouble {
+			v = pmapi.F64(d)
+		} else {
+			over = o || math.Abs(d) < 0x1p-126 || math.Abs(d) > math.MaxFloat32
+			v = pmapi.F32(float32(d))
+		}
+	default:
+		return sentinel(out), pmapi.ErrType
+	}
+	switch {
+	case n != len(s):
+		return sentinel(out), pmapi.ErrType
+	case over:
+		return sentinel(out), errRange
+	}
+	return v, nil
+}
+
+// scanInt is the part strtol and strtoul share: white space, a sign, an
+// optional "0x" in base 16, digits. It gives the magnitude (saturated at
+// the maximum uint64, with over set), whether it was negative, and the
+// bytes read (0 if there were no digits).
+func scanInt(s string, base int) (mag uint64, neg bool, n int, over bool) {
+	i := 0
+	for i < len(s) && cSpace(s[i]) {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if base == 16 && i+2 < len(s) && s[i] == '0' && s[i+1]|0x20 == 'x' && digitVal(s[i+2]) < 16 {
+		i += 2
+	}
+	start := i
+	for ; i < len(s); i++ {
+		d := digitVal(s[i])
+		if d >= base {
+			break
+		}
+		if mag > (math.MaxUint64-uint64(d))/uint64(base) {
+			over = true
+			mag = math.MaxUint64
+			continue
+		}
+		if !over {
+			mag = mag*uint64(base) + uint64(d)
+		}
+	}
+	if i == start {
+		return 0, false, 0, false
+	}
+	return mag, neg, i, over
+}
+
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'z':
+		return int(c|0x20-'a') + 10
+	}
+	return 99
+}
+
+// strtoll is strtoll(3): the value, the bytes read and whether it was
+// out of range (and so clamped).
+func strtoll(s string, base int) (int64, int, bool) {
+	mag, neg, n, over := scanInt(s, base)
+	switch {
+	case neg && (over || mag > 1<<63):
+		return math.MinInt64, n, true
+	case neg:
+		return -int64(mag), n, false
+	case over || mag > math.MaxInt64:
+		return math.MaxInt64, n, true
+	}
+	return int64(mag), n, false
+}
+
+// strtoull is strtoull(3), which negates a negative number's magnitude
+// as an unsigned value.
+func strtoull(s string, base int) (uint64, int, bool) {
+	mag, neg, n, over := scanInt(s, base)
+	switch {
+	case over:
+		return math.MaxUint64, n, true
+	case neg:
+		return -mag, n, false
+	}
+	return mag, n, false
+}
+
+// fromDouble gives v, a converted or rate value, as type out, with
+// libpcp's range checks (__pmStuffDoubleValue) and C's conversions.
+func fromDouble(v float64, out pmapi.Type) (pmapi.Atom, error) {
+	switch out {
+	case pmapi.Type32:
+		if v > math.MaxInt32 || v < math.MinInt32 {
+			return sentinel(out), pmapi.ErrTrunc
+		}
+		return pmapi.I32(cInt32(v)), nil
+	case pmapi.TypeU32:
+		if v > math.MaxUint32 {
+			return sentinel(out), pmapi.ErrTrunc
+		} else if v < 0 {
+			return sentinel(out), pmapi.ErrSign
+		}
+		return pmapi.U32(uint32(cInt64(v))), nil
+	case pmapi.Type64:
+		if v > 0x1p63 || v < -0x1p63 {
+			return sentinel(out), pmapi.ErrTrunc
+		}
+		return pmapi.I64(cInt64(v)), nil
+	case pmapi.TypeU64:
+		if v > 0x1p64 {
+			return sentinel(out), pmapi.ErrTrunc
+		} else if v < 0 {
+			return sentinel(out), pmapi.ErrSign
+		}
+		return pmapi.U64(cUint64(v)), nil
+	case pmapi.TypeFloat:
+		if math.Abs(v) > math.MaxFloat32 {
+			return sentinel(out), pmapi.ErrTrunc
+		}
+		return pmapi.F32(float32(v)), nil
+	case pmapi.TypeDouble:
+		return pmapi.F64(v), nil
+	}
+	return pmapi.String(pmapi.FormatEPrec(v, 17)), nil
+}
+
+// cInt64 is x86-64's conversion of a double to a 64-bit integer:
+// truncation, and the "integer indefinite" MinInt64 for NaN and values
+// out of range.
+func cInt64(v float64) int64 {
+	if math.IsNaN(v) || v >= 0x1p63 || v < -0x1p63 {
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// cInt32 is the same to a 32-bit integer.
+func cInt32(v float64) int32 {
+	if math.IsNaN(v) || v >= 0x1p31 || v < -0x1p31 {
+		return math.MinInt32
+	}
+	return int32(v)
+}
+
+// cUint64 is gcc's conversion of a double to uint64 on x86-64: values
+// from 2^63 up are converted less 2^63 and the top bit flipped back.
+func cUint64(v float64) uint64 {
+	if v >= 0x1p63 {
+		return uint64(cInt64(v-0x1p63)) ^ 1<<63
+	}
+	return uint64(cInt64(v))
+}
