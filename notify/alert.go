@@ -1,66 +1,24 @@
 package notify
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/notify/alert"
 )
 
-// Alert is one fired action as the receivers see it, and its JSON form.
-type Alert struct {
-	Rule     string            `json:"rule"`
-	Action   string            `json:"action"` // the action's keyword: print, shell, syslog, alarm, stomp
-	Time     time.Time         `json:"time"`
-	Message  string            `json:"message"`
-	Hosts    []string          `json:"hosts"`     // distinct, in binding order
-	Insts    []string          `json:"instances"` // distinct, in binding order
-	Bindings []Binding         `json:"bindings"`
-	Labels   map[string]string `json:"labels"`
-}
+// Alert and Binding are package alert's, in which pmie hands them over.
+type (
+	Alert   = alert.Alert
+	Binding = alert.Binding
+)
 
-// Binding is one host and instance that made the rule true, with its
-// value as pmie's %v gives it.
-type Binding struct {
-	Host  string `json:"host,omitempty"`
-	Inst  string `json:"instance,omitempty"`
-	Value string `json:"value,omitempty"`
-}
-
-// FromEvent makes the alert for ev, computing its bindings (which must be
-// done while the rule's values are current, so before the evaluator goes
-// on). labels are shared, not copied: receivers must not change them.
+// FromEvent makes the alert for ev with the given labels (see
+// alert.FromEvent).
 func FromEvent(ev *actions.Event, labels map[string]string) *Alert {
-	sec, frac := math.Modf(ev.Time)
-	a := &Alert{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message,
-		Time:  time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC(),
-		Hosts: []string{}, Insts: []string{}, Bindings: []Binding{}, Labels: labels}
-	if a.Labels == nil {
-		a.Labels = map[string]string{}
-	}
-	if ev.Bindings == nil {
-		return a
-	}
-	for _, b := range ev.Bindings() {
-		a.Bindings = append(a.Bindings, Binding{Host: b.Host, Inst: b.Inst, Value: b.Value})
-		a.Hosts = appendNew(a.Hosts, b.Host)
-		a.Insts = appendNew(a.Insts, b.Inst)
-	}
-	return a
-}
-
-func appendNew(list []string, s string) []string {
-	if s == "" {
-		return list
-	}
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
+	return alert.FromEvent(ev, labels)
 }
 
 // env is what a route's condition sees: the alert's fields under their

@@ -5,6 +5,10 @@
 // webhook (an HTTP POST of the alert as JSON) and alertmanager (Prometheus
 // Alertmanager's /api/v2/alerts).
 //
+// It runs in the pmie-notify process (cmd/pmie-notify), which pmie feeds
+// with alerts in the form of package notify/alert; pmie itself does not
+// link this package, so that its dependencies cost pmie nothing.
+//
 // It owns the alerting configuration (Load, a YAML file read with viper,
 // checked in full before use), routing, the per-receiver queues and the
 // receivers. It does not run pmie's own actions (package actions does) and

@@ -1,6 +1,10 @@
 package notify
 
-import "github.com/expr-lang/expr/vm"
+import (
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/gopcp/pmie/notify/alert"
+)
 
 // match gives the names of the receivers for a: the receivers of the
 // first route whose condition is true, and of later ones while the
@@ -25,7 +29,7 @@ func match(routes []Route, def string, a *Alert) (names []string, errs []routeEr
 		}
 		matched = true
 		for _, n := range r.Receivers {
-			names = appendNew(names, n)
+			names = alert.AppendNew(names, n)
 		}
 		if !r.Continue {
 			break

@@ -192,6 +192,14 @@ func TestAlertmanagerNoBindings(t *testing.T) {
 }
 
 func TestExec(t *testing.T) {
+	// the program inherits pmie's environment: leave out PMIE_ variables
+	// the tests themselves run with (such as PMIE_REQUIRE_PMCD in CI)
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PMIE_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
 	dir := t.TempDir()
 	script := filepath.Join(dir, "hook.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\ncat > \"$1/stdin\"\nenv | grep '^PMIE_' | sort > \"$1/env\"\n"), 0o755)

@@ -2,16 +2,45 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+var builtNotifier struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// useNotifier builds pmie-notify (once) and has pmie use it.
+func useNotifier(t *testing.T) {
+	t.Helper()
+	builtNotifier.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pmie-notify")
+		if err != nil {
+			builtNotifier.err = err
+			return
+		}
+		builtNotifier.path = filepath.Join(dir, "pmie-notify")
+		out, err := exec.Command("go", "build", "-o", builtNotifier.path, "../pmie-notify").CombinedOutput()
+		if err != nil {
+			builtNotifier.err = fmt.Errorf("building pmie-notify: %v\n%s", err, out)
+		}
+	})
+	if builtNotifier.err != nil {
+		t.Fatal(builtNotifier.err)
+	}
+	t.Setenv("PMIE_NOTIFY", builtNotifier.path)
+}
 
 // alertServer keeps what is POSTed to it, by path.
 type alertServer struct {
@@ -53,6 +82,7 @@ default_receiver: others
 // --replay-alerts: its output is as without them, and each action
 // reported reaches the webhook its route gives.
 func TestRouteAlerts(t *testing.T) {
+	useNotifier(t)
 	s, srv := newAlertServer(t)
 	cfg := writeAlertConfig(t, srv.URL)
 	base := []string{"-z", "-a", "testdata/archives/pmie/alpha", "-c", "testdata/notify/alerts.pmie"}
@@ -122,6 +152,7 @@ func TestRouteAlerts(t *testing.T) {
 // TestArchiveAlertsNeedReplay checks that in archive mode --route-alerts
 // alone checks the file and sends nothing: pmie only reports actions.
 func TestArchiveAlertsNeedReplay(t *testing.T) {
+	useNotifier(t)
 	s, srv := newAlertServer(t)
 	cfg := writeAlertConfig(t, srv.URL)
 	code, out, errs := runPmie(t, "--route-alerts", cfg, "-z", "-a", "testdata/archives/pmie/alpha", "-c", "testdata/notify/alerts.pmie")
@@ -134,10 +165,11 @@ func TestArchiveAlertsNeedReplay(t *testing.T) {
 }
 
 func TestAlertOptionErrors(t *testing.T) {
+	useNotifier(t)
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("receivers:\n  - {name: x, type: webhook}\n"), 0o644)
 	code, out, errs := runPmie(t, "--route-alerts", bad, "-C", "-c", "testdata/notify/alerts.pmie")
-	if want := "pmie: " + bad + ": receivers[0].url: required\n"; code != 1 || out != "" || errs != want {
+	if want := "pmie: pmie-notify: " + bad + ": receivers[0].url: required\n"; code != 1 || out != "" || errs != want {
 		t.Errorf("bad config: exit %d, %q%q, want %q", code, out, errs, want)
 	}
 	code, _, errs = runPmie(t, "--replay-alerts", "-C", "-c", "testdata/notify/alerts.pmie")
@@ -171,6 +203,7 @@ func TestLiveAlerts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for a second")
 	}
+	useNotifier(t)
 	s, srv := newAlertServer(t)
 	cfg := writeAlertConfig(t, srv.URL)
 	rules := filepath.Join(t.TempDir(), "live.pmie")
@@ -195,5 +228,23 @@ func TestLiveAlerts(t *testing.T) {
 	}
 	if len(printed) == 0 || strings.Join(sent, "\n") != strings.Join(printed, "\n") {
 		t.Errorf("alerts sent:\n%s\nactions printed:\n%s", strings.Join(sent, "\n"), strings.Join(printed, "\n"))
+	}
+}
+
+// TestAlertingStaysOutside checks that pmie does not link what alerting
+// needs (routing conditions, the configuration reader, an HTTP client):
+// linked, their initialisation alone costs pmie megabytes of memory, so
+// they live in pmie-notify.
+func TestAlertingStaysOutside(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		switch {
+		case dep == "net/http", dep == "crypto/tls", dep == "github.com/gopcp/pmie/notify",
+			strings.HasPrefix(dep, "github.com/expr-lang/"), strings.HasPrefix(dep, "github.com/spf13/"):
+			t.Errorf("pmie depends on %s", dep)
+		}
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pcpopt"
-	"github.com/gopcp/pmie/notify"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/rules"
 )
@@ -220,8 +219,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.alertsFile != "" {
-		var err error
-		if p.alerts, err = notify.Load(s.alertsFile); err != nil {
+		if err := checkAlerts(s.alertsFile); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 			return 1
 		}
@@ -278,8 +276,6 @@ type session struct {
 
 	b       *eval.Builder
 	program *eval.Program
-
-	alerts *notify.Config // --route-alerts, nil without
 }
 
 // setUp opens the sources and works out the time zone, the default
@@ -331,8 +327,12 @@ func (p *session) evaluate(ctx context.Context) int {
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
 		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
-	if p.alerts != nil && (!src.archive || s.replayAlerts) {
-		stop := p.startAlerts(runner)
+	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
+		stop, err := p.startAlerts(runner)
+		if err != nil {
+			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
+			return 1
+		}
 		defer stop()
 	}
 	p.rt.Act = rules.Actor(runner)
@@ -371,19 +371,20 @@ func (p *session) evaluate(ctx context.Context) int {
 	return 0
 }
 
-// startAlerts sends an alert for each action runner runs, as the
-// --route-alerts file says; stop sends those still queued (within the
-// file's shutdown_timeout) and reports any lost.
-func (p *session) startAlerts(runner *actions.Runner) (stop func()) {
+// startAlerts has pmie-notify send an alert for each action runner runs,
+// as the --route-alerts file says; stop waits for it to send those still
+// queued (within the file's shutdown_timeout) and to report any lost.
+func (p *session) startAlerts(runner *actions.Runner) (stop func(), err error) {
 	log := &logger{w: p.msgs, pid: p.log.pid}
-	n := notify.New(p.alerts, notify.Options{Log: func(msg string) { log.notify(rules.Error, msg) }})
-	runner.Notify = n.Notify
+	n, err := startNotifier(p.s.alertsFile, func(msg string) { log.notify(rules.Error, msg) })
+	if err != nil {
+		return nil, err
+	}
+	runner.Notify = n.notify
 	return func() {
 		p.out.Flush()
-		if err := n.Close(context.Background()); err != nil {
-			log.notify(rules.Error, err.Error())
-		}
-	}
+		n.close()
+	}, nil
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in
