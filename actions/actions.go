@@ -65,6 +65,10 @@ type Runner struct {
 	Shell func(ctx context.Context, cmd string) error
 	// AlarmProgram is PCP_XCONFIRM_PROG; "" prints the alarm instead.
 	AlarmProgram string
+	// Notify, if set, is given every action after it has run (or been
+	// reported, when replaying), for structured alerting. It must not
+	// wait: the evaluator calls Run as the rule fires.
+	Notify func(ev *Event)
 
 	mu       sync.Mutex
 	alarming bool
@@ -73,6 +77,14 @@ type Runner struct {
 // Run runs one action and reports whether it succeeded: a failed action
 // lets the alternative after | run.
 func (r *Runner) Run(ev *Event) bool {
+	ok := r.run(ev)
+	if r.Notify != nil {
+		r.Notify(ev)
+	}
+	return ok
+}
+
+func (r *Runner) run(ev *Event) bool {
 	if r.Replay {
 		r.report(ev)
 		return true

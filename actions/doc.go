@@ -5,6 +5,6 @@
 // and -t options when its rule is built, with pmie's warnings.
 //
 // An Event carries the rule's name, time, expanded message and (on
-// demand) its bindings, so that structured notifiers (exec with JSON,
-// webhooks, Alertmanager) can be added as further Runner kinds.
+// demand) its bindings; Runner.Notify, if set, is given every Event after
+// its action has run, for structured alerting (package notify).
 package actions

@@ -51,6 +51,9 @@ type settings struct {
 	primary    bool // -P
 	systemd    bool // -F
 	user       bool // -U
+
+	alertsFile   string // --route-alerts
+	replayAlerts bool   // --replay-alerts
 }
 
 // live reports whether pmie evaluates live sources.
@@ -156,13 +159,21 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		case '?':
 			bad = true
 		case 0:
-			if ev.Long == "check-units" {
+			switch ev.Long {
+			case "check-units":
 				s.checkUnits = true
+			case "route-alerts":
+				s.alertsFile = ev.Arg
+			case "replay-alerts":
+				s.replayAlerts = true
 			}
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
+	}
+	if !bad && s.replayAlerts && s.alertsFile == "" {
+		fail("--replay-alerts needs --route-alerts")
 	}
 	if !bad && s.foreground && s.systemd {
 		fail("the -f and -F options are mutually exclusive")
@@ -207,6 +218,12 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	pid := os.Getpid()
 	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
+	if s.alertsFile != "" {
+		if err := checkAlerts(s.alertsFile); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+	}
 	if s.logfile != "" && s.live() {
 		primary := ""
 		if s.primary {
@@ -310,6 +327,14 @@ func (p *session) evaluate(ctx context.Context) int {
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
 		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
+		stop, err := p.startAlerts(runner)
+		if err != nil {
+			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+		defer stop()
+	}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
@@ -344,6 +369,22 @@ func (p *session) evaluate(ctx context.Context) int {
 		p.log.notify(rules.Info, "evaluator exiting")
 	}
 	return 0
+}
+
+// startAlerts has pmie-notify send an alert for each action runner runs,
+// as the --route-alerts file says; stop waits for it to send those still
+// queued (within the file's shutdown_timeout) and to report any lost.
+func (p *session) startAlerts(runner *actions.Runner) (stop func(), err error) {
+	log := &logger{w: p.msgs, pid: p.log.pid}
+	n, err := startNotifier(p.s.alertsFile, func(msg string) { log.notify(rules.Error, msg) })
+	if err != nil {
+		return nil, err
+	}
+	runner.Notify = n.notify
+	return func() {
+		p.out.Flush()
+		n.close()
+	}, nil
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in

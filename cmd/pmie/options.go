@@ -5,8 +5,9 @@ import "github.com/gopcp/pmie/internal/pcpopt"
 // shortOptions is pmie's getopt string, plus -L (the embedded collector).
 const shortOptions = "a:A:bc:CdD:efFHh:j:l:Ln:O:PqS:t:T:U:vVWXxzZ:?"
 
-// optionTable is pmie's long options and usage text, with our -L and
-// --check-units.
+// optionTable is pmie's long options and usage text, with our -L,
+// --check-units, --route-alerts and --replay-alerts (whose first letter
+// no option of pmie's has, so pmie's abbreviations keep their meaning).
 var optionTable = []pcpopt.Option{
 	pcpopt.Header("General options"),
 	{Short: 'A', Long: "align", HasArg: true, ArgName: "TIME", Help: "align sample times on natural boundaries"},
@@ -33,6 +34,8 @@ var optionTable = []pcpopt.Option{
 	{Short: 'H'},
 	{Short: 'j', HasArg: true, ArgName: "FILE", Help: "stomp protocol (JMS) file"},
 	{Short: 'l', Long: "logfile", HasArg: true, ArgName: "FILE", Help: "send status and error messages to FILE"},
+	{Long: "route-alerts", HasArg: true, ArgName: "FILE", Help: "also send an alert for each action fired, routed as FILE says"},
+	{Long: "replay-alerts", Help: "with -a, send alerts too (actions are only reported)"},
 	{Short: 'U', Long: "username", HasArg: true, ArgName: "USER", Help: "run as named USER in daemon mode [default pcp]"},
 	pcpopt.Header("Reporting options"),
 	{Short: 'b', Long: "buffer", Help: "one line buffered output stream, stdout on stderr"},

@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"eval":    {"lang", "derive", "pmapi"},
 	"actions": {"lang", "pmapi"},
 	"rules":   {"lang", "derive", "eval", "actions", "pmapi"},
+	"notify":  {"actions"},
 }
 
 func topOf(rel string) string {

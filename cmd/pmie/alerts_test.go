@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var builtNotifier struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// useNotifier builds pmie-notify (once) and has pmie use it.
+func useNotifier(t *testing.T) {
+	t.Helper()
+	builtNotifier.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pmie-notify")
+		if err != nil {
+			builtNotifier.err = err
+			return
+		}
+		builtNotifier.path = filepath.Join(dir, "pmie-notify")
+		out, err := exec.Command("go", "build", "-o", builtNotifier.path, "../pmie-notify").CombinedOutput()
+		if err != nil {
+			builtNotifier.err = fmt.Errorf("building pmie-notify: %v\n%s", err, out)
+		}
+	})
+	if builtNotifier.err != nil {
+		t.Fatal(builtNotifier.err)
+	}
+	t.Setenv("PMIE_NOTIFY", builtNotifier.path)
+}
+
+// alertServer keeps what is POSTed to it, by path.
+type alertServer struct {
+	mu     sync.Mutex
+	bodies map[string][]string
+}
+
+func newAlertServer(t *testing.T) (*alertServer, *httptest.Server) {
+	s := &alertServer{bodies: map[string][]string{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.bodies[r.URL.Path] = append(s.bodies[r.URL.Path], string(body))
+		s.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+func writeAlertConfig(t *testing.T, url string) string {
+	path := filepath.Join(t.TempDir(), "alerting.yaml")
+	yaml := `
+labels: {site: test}
+receivers:
+  - {name: loads, type: webhook, url: '` + url + `/load'}
+  - {name: others, type: webhook, url: '` + url + `/other'}
+routes:
+  - {condition: 'action == "syslog"', receivers: [loads]}
+  - {condition: '"cpu1" in instances', receivers: [others, loads], continue: true}
+default_receiver: others
+`
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRouteAlerts runs pmie over an archive with --route-alerts and
+// --replay-alerts: its output is as without them, and each action
+// reported reaches the webhook its route gives.
+func TestRouteAlerts(t *testing.T) {
+	useNotifier(t)
+	s, srv := newAlertServer(t)
+	cfg := writeAlertConfig(t, srv.URL)
+	base := []string{"-z", "-a", "testdata/archives/pmie/alpha", "-c", "testdata/notify/alerts.pmie"}
+	code, plain, plainErrs := runPmie(t, base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, plainErrs)
+	}
+	code, out, errs := runPmie(t, append([]string{"--route-alerts", cfg, "--replay-alerts"}, base...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if out != plain || stripStamp(errs) != stripStamp(plainErrs) {
+		t.Errorf("output with alerts differs:\n%s%s\nwithout:\n%s%s", out, errs, plain, plainErrs)
+	}
+	// what pmie reported (each action once), and where the routes send it
+	want := map[string][]string{
+		"/load": {
+			"load syslog 22:13:30 load 4.49",
+			"busy print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65",
+			"load syslog 22:15:00 load 4.47",
+			"busy print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69",
+		},
+		"/other": {
+			"busy print 22:13:30 busy cpu2 0.4168busy cpu3 0.55",
+			"busy print 22:13:40 busy cpu3 0.63",
+			"busy print 22:13:50 busy cpu2 0.426busy cpu3 0.77",
+			"busy print 22:14:10 busy cpu2 0.64busy cpu3 0.79",
+			"busy print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65",
+			"busy print 22:14:30 busy cpu2 0.4534busy cpu3 0.56",
+			"busy print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69",
+		},
+	}
+	for path, bodies := range want {
+		var got []string
+		for _, b := range s.bodies[path] {
+			var a struct {
+				Rule, Action, Message string
+				Time                  time.Time
+			}
+			if err := json.Unmarshal([]byte(b), &a); err != nil {
+				t.Fatalf("%s: %v: %s", path, err, b)
+			}
+			got = append(got, a.Rule+" "+a.Action+" "+a.Time.Format("15:04:05")+" "+a.Message)
+		}
+		if strings.Join(got, "\n") != strings.Join(bodies, "\n") {
+			t.Errorf("%s got:\n%s\nwant:\n%s", path, strings.Join(got, "\n"), strings.Join(bodies, "\n"))
+		}
+	}
+	if len(s.bodies) != 2 {
+		t.Errorf("requests to %d paths", len(s.bodies))
+	}
+	// two in full
+	exact := map[string]string{
+		"/load": `{"rule":"load","action":"syslog","time":"2023-11-14T22:13:30Z","message":"load 4.49","hosts":["alpha"],` +
+			`"instances":["1 minute"],"bindings":[{"host":"alpha","instance":"1 minute","value":"4.49"}],"labels":{"site":"test"}}`,
+		"/other": `{"rule":"busy","action":"print","time":"2023-11-14T22:13:30Z","message":"busy cpu2 0.4168busy cpu3 0.55",` +
+			`"hosts":["alpha"],"instances":["cpu2","cpu3"],"bindings":[{"host":"alpha","instance":"cpu2","value":"0.4168"},` +
+			`{"host":"alpha","instance":"cpu3","value":"0.55"}],"labels":{"site":"test"}}`,
+	}
+	for path, body := range exact {
+		if len(s.bodies[path]) == 0 || s.bodies[path][0] != body {
+			t.Errorf("first alert to %s:\n%v\nwant:\n%s", path, s.bodies[path], body)
+		}
+	}
+}
+
+// TestArchiveAlertsNeedReplay checks that in archive mode --route-alerts
+// alone checks the file and sends nothing: pmie only reports actions.
+func TestArchiveAlertsNeedReplay(t *testing.T) {
+	useNotifier(t)
+	s, srv := newAlertServer(t)
+	cfg := writeAlertConfig(t, srv.URL)
+	code, out, errs := runPmie(t, "--route-alerts", cfg, "-z", "-a", "testdata/archives/pmie/alpha", "-c", "testdata/notify/alerts.pmie")
+	if code != 0 || !strings.Contains(out, "syslog Tue Nov 14 22:13:30 2023: load 4.49") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	if len(s.bodies) != 0 {
+		t.Errorf("alerts sent: %v", s.bodies)
+	}
+}
+
+func TestAlertOptionErrors(t *testing.T) {
+	useNotifier(t)
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("receivers:\n  - {name: x, type: webhook}\n"), 0o644)
+	code, out, errs := runPmie(t, "--route-alerts", bad, "-C", "-c", "testdata/notify/alerts.pmie")
+	if want := "pmie: pmie-notify: " + bad + ": receivers[0].url: required\n"; code != 1 || out != "" || errs != want {
+		t.Errorf("bad config: exit %d, %q%q, want %q", code, out, errs, want)
+	}
+	code, _, errs = runPmie(t, "--replay-alerts", "-C", "-c", "testdata/notify/alerts.pmie")
+	if code != 1 || !strings.HasPrefix(errs, "pmie: --replay-alerts needs --route-alerts\n") {
+		t.Errorf("--replay-alerts alone: exit %d, %q", code, errs)
+	}
+	// pmie's abbreviations keep their meaning: --al is --align
+	code, _, errs = runPmie(t, "--al", "1min", "-C", "-c", "testdata/notify/alerts.pmie")
+	if code != 0 {
+		t.Errorf("--al: exit %d: %s", code, errs)
+	}
+}
+
+// stripStamp leaves out the time pmie's Info messages are stamped with.
+func stripStamp(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(l, "[") {
+			if i := strings.Index(l, "]"); i > 0 {
+				l = l[i+1:]
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// TestLiveAlerts checks that live, each action runs as pmie's and is also
+// sent as an alert.
+func TestLiveAlerts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for a second")
+	}
+	useNotifier(t)
+	s, srv := newAlertServer(t)
+	cfg := writeAlertConfig(t, srv.URL)
+	rules := filepath.Join(t.TempDir(), "live.pmie")
+	os.WriteFile(rules, []byte("delta = 1 sec;\nncpu = hinv.ncpu > 0 -> print \"cpus %v\";\n"), 0o644)
+	code, out, errs := runPmie(t, "--route-alerts", cfg, "-L", "-T", "1.5sec", "-c", rules)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var printed []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		_, msg, ok := strings.Cut(l, ": ")
+		if !ok || !strings.HasPrefix(msg, "cpus ") {
+			t.Fatalf("output line %q", l)
+		}
+		printed = append(printed, "ncpu print "+msg)
+	}
+	var sent []string
+	for _, b := range s.bodies["/other"] {
+		var a struct{ Rule, Action, Message string }
+		json.Unmarshal([]byte(b), &a)
+		sent = append(sent, a.Rule+" "+a.Action+" "+a.Message)
+	}
+	if len(printed) == 0 || strings.Join(sent, "\n") != strings.Join(printed, "\n") {
+		t.Errorf("alerts sent:\n%s\nactions printed:\n%s", strings.Join(sent, "\n"), strings.Join(printed, "\n"))
+	}
+}
+
+// TestAlertingStaysOutside checks that pmie does not link what alerting
+// needs (routing conditions, the configuration reader, an HTTP client):
+// linked, their initialisation alone costs pmie megabytes of memory, so
+// they live in pmie-notify.
+func TestAlertingStaysOutside(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		switch {
+		case dep == "net/http", dep == "crypto/tls", dep == "github.com/gopcp/pmie/notify",
+			strings.HasPrefix(dep, "github.com/expr-lang/"), strings.HasPrefix(dep, "github.com/spf13/"):
+			t.Errorf("pmie depends on %s", dep)
+		}
+	}
+}
