@@ -2,7 +2,6 @@ package derive
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
 
 	"github.com/gopcp/pmie/pmapi"
@@ -19,7 +18,7 @@ import (
 func longDoubleSeconds(d pmapi.Time) float64 {
 	sec, nsec := d.Sec(), uint64(d.Nsec())
 	if sec < 0 {
-		return bigSeconds(sec, nsec)
+		return pmapi.LongDoubleSeconds(sec, int64(nsec))
 	}
 	// q = nsec/1e9 rounded to 64 bits, as qm * 2^(qe-64) with qm in
 	// [2^63, 2^64): 2^(qe-1) <= nsec/1e9 < 2^qe, and qe <= 0
@@ -74,14 +73,4 @@ func roundEven(v uint64, up bool) (uint64, bool) {
 	}
 	v++
 	return v, v == 0
-}
-
-// bigSeconds is longDoubleSeconds with math/big, for negative intervals.
-func bigSeconds(sec int64, nsec uint64) float64 {
-	q := new(big.Float).SetPrec(64).SetUint64(nsec)
-	q.Quo(q, new(big.Float).SetPrec(64).SetInt64(1000000000))
-	s := new(big.Float).SetPrec(64).SetInt64(sec)
-	s.Add(s, q)
-	f, _ := s.Float64()
-	return f
 }

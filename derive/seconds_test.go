@@ -8,12 +8,12 @@ import (
 )
 
 // TestLongDoubleSeconds checks the integer rounding against math/big
-// doing the same long double arithmetic.
+// doing the same long double arithmetic (pmapi.LongDoubleSeconds).
 func TestLongDoubleSeconds(t *testing.T) {
 	rnd := rand.New(rand.NewSource(1))
 	check := func(sec int64, nsec uint64) {
 		d := pmapi.TimeOf(sec, int64(nsec))
-		if got, want := longDoubleSeconds(d), bigSeconds(sec, nsec); got != want {
+		if got, want := longDoubleSeconds(d), pmapi.LongDoubleSeconds(sec, int64(nsec)); got != want {
 			t.Fatalf("%d.%09d s: got %.20g, want %.20g", sec, nsec, got, want)
 		}
 	}
