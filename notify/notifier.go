@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/notify/alert"
 )
 
 // sender delivers one alert to a receiver; it must give up when ctx is
@@ -96,26 +97,17 @@ func (n *Notifier) Notify(ev *actions.Event) {
 func (n *Notifier) Send(a *Alert) {
 	names, errs := match(n.cfg.Routes, n.cfg.Default, a)
 	for _, e := range errs {
-		if c := n.badCond.Add(1); isPowerOf10(c) {
+		if c := n.badCond.Add(1); alert.IsPowerOf10(c) {
 			n.log(fmt.Sprintf("alerting: %s: routes[%d].condition: %v (%d failures so far; the route is skipped)",
 				n.cfg.File, e.route, e.err, c))
 		}
 	}
 	for _, name := range names {
 		w := n.workers[name]
-		if d := w.q.push(a); isPowerOf10(int64(d)) {
+		if d := w.q.push(a); alert.IsPowerOf10(int64(d)) {
 			n.log(fmt.Sprintf("alerting: receiver %s: queue full, oldest alert dropped (%d dropped so far)", name, d))
 		}
 	}
-}
-
-// isPowerOf10 says which counts to log, so that a flood is reported
-// without flooding the log.
-func isPowerOf10(c int64) bool {
-	for c >= 10 && c%10 == 0 {
-		c /= 10
-	}
-	return c == 1
 }
 
 func (n *Notifier) run(w *worker) {

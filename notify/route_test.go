@@ -67,18 +67,6 @@ func TestNoDefaultDrops(t *testing.T) {
 	}
 }
 
-func TestIsPowerOf10(t *testing.T) {
-	var got []int64
-	for c := int64(0); c <= 1000; c++ {
-		if isPowerOf10(c) {
-			got = append(got, c)
-		}
-	}
-	if fmt.Sprint(got) != "[1 10 100 1000]" {
-		t.Errorf("logged at %v", got)
-	}
-}
-
 // gate is a sender that waits to be let go for each alert.
 type gate struct {
 	started chan string

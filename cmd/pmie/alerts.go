@@ -77,7 +77,7 @@ type notifier struct {
 	wg      sync.WaitGroup // the writer and the reader of its messages
 	mu      sync.Mutex
 	closed  bool
-	dropped int
+	dropped int64
 }
 
 // startNotifier starts pmie-notify on the configuration file; its
@@ -156,7 +156,7 @@ func (n *notifier) notify(ev *actions.Event) {
 	case n.queue <- b:
 	default:
 		n.dropped++
-		if isPowerOf10(n.dropped) {
+		if alert.IsPowerOf10(n.dropped) {
 			n.log(fmt.Sprintf("alerting: pmie-notify is not keeping up, alert dropped (%d dropped so far)", n.dropped))
 		}
 	}
@@ -184,13 +184,4 @@ func (n *notifier) close() {
 		n.cmd.Process.Kill()
 		n.log("alerting: pmie-notify did not finish sending in time, stopped")
 	}
-}
-
-// isPowerOf10 says which counts to log, so that a flood is reported
-// without flooding the log.
-func isPowerOf10(c int) bool {
-	for c >= 10 && c%10 == 0 {
-		c /= 10
-	}
-	return c == 1
 }

@@ -61,3 +61,12 @@ func AppendNew(list []string, s string) []string {
 	}
 	return append(list, s)
 }
+
+// IsPowerOf10 says which counts of dropped or failed alerts to log (1, 10,
+// 100, ...), so that a flood is reported without flooding the log.
+func IsPowerOf10(c int64) bool {
+	for c >= 10 && c%10 == 0 {
+		c /= 10
+	}
+	return c == 1
+}
