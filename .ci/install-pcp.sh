@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Install PCP 6.0.3 from Debian's packages and start pmcd. There is no
-# systemd in CI: the package's postinst error about it is harmless.
+# Install the real components the tests compare with and drive, from
+# Debian's packages: PCP 6.0.3 (pmcd, pmie, pmie_check, python3-pcp's pmi),
+# rsyslog and Prometheus Alertmanager; then start pmcd. There is no systemd
+# in CI: the pcp package's postinst error about it is harmless. Tests start
+# rsyslogd and Alertmanager themselves, on private sockets and loopback
+# ports.
 set -u
-if ! command -v pminfo >/dev/null 2>&1 || ! /usr/bin/python3 -c 'from pcp import pmi' 2>/dev/null; then
+want() {
+	command -v pminfo >/dev/null 2>&1 || return 0
+	/usr/bin/python3 -c 'from pcp import pmi' 2>/dev/null || return 0
+	[ -x /usr/sbin/rsyslogd ] || return 0
+	[ -x /usr/bin/prometheus-alertmanager ] || return 0
+	return 1
+}
+if want; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update >/dev/null 2>&1
-	apt-get install -y pcp python3-pcp >/dev/null 2>&1 || dpkg --configure -a >/dev/null 2>&1 || true
+	apt-get install -y pcp python3-pcp rsyslog prometheus-alertmanager >/dev/null 2>&1 ||
+		dpkg --configure -a >/dev/null 2>&1 || true
 fi
 if ! pminfo -f hinv.ncpu >/dev/null 2>&1; then
 	/etc/init.d/pmcd start >/dev/null 2>&1 || true

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/pmie/pmapi/pcplive"
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // These tests check pminfo -L (the embedded collector) against real
@@ -47,7 +47,7 @@ func sameLines(ours, real string) (same, total int) {
 // labels must be byte-identical, and so must the values of the discrete
 // hinv.* and kernel.uname.* metrics.
 func TestLiveLocalMatchesPMCD(t *testing.T) {
-	pcplive.Require(t)
+	realtest.Require(t, realtest.Pmcd)
 	// libpcp lists a host context's derived metrics after pmcd's names
 	// and a local context's among them, and leaves out failed ones only
 	// for the host: compare without PCP's global derived metrics
@@ -75,7 +75,7 @@ func TestLiveLocalMatchesPMCD(t *testing.T) {
 		{[]string{"-f"}, discrete},
 	} {
 		args := append(append([]string(nil), tc.opts...), tc.names...)
-		ours, real := runLocal(t, args...), pcplive.Pminfo(t, args...)
+		ours, real := runLocal(t, args...), realtest.Pminfo(t, args...)
 		same, total := sameLines(ours, real)
 		t.Logf("pminfo -L %s (%d metrics): %d/%d lines identical", strings.Join(tc.opts, " "), len(tc.names), same, total)
 		if ours != real {

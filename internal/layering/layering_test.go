@@ -69,7 +69,8 @@ func TestImportsPointOneWay(t *testing.T) {
 			if target == rel || strings.HasPrefix(target, rel+"/") {
 				continue
 			}
-			ok := false
+			// every test may use the real components on the machine
+			ok := strings.HasSuffix(path, "_test.go") && target == "internal/realtest"
 			for _, a := range rules {
 				if target == a || strings.HasPrefix(target, a+"/") {
 					ok = true

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/pmie/internal/realtest"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pcplive"
 )
 
 // These tests compare the collector with real pmcd and its linux PMDA on
 // the same machine. They skip when pmcd is not there, unless
 // PMIE_REQUIRE_PMCD=1, when they fail instead.
 
-func requirePMCD(t *testing.T) { pcplive.Require(t) }
+func requirePMCD(t *testing.T) { realtest.Require(t, realtest.Pmcd) }
 
-func pminfo(t *testing.T, args ...string) string { return pcplive.Pminfo(t, args...) }
+func pminfo(t *testing.T, args ...string) string { return realtest.Pminfo(t, args...) }
 
 func allNames() []string {
 	names := make([]string, len(metrics))
