@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/lang"
@@ -50,7 +52,10 @@ func errnoText(err error) string {
 }
 
 // loadRules reads the rule files (or standard input) and compiles them.
-func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer) bool {
+// ok is false when pmie stops loading (a file that cannot be found, an
+// archive that cannot be opened); lastBad reports, as pmie's -C exit
+// status does, whether the last statement pmie parsed had an error.
+func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer) (ok, lastBad bool) {
 	files := s.files
 	if s.configFile != "" {
 		files = []string{s.configFile}
@@ -59,33 +64,54 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 		text, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
-			return false
+			return false, false
 		}
-		compileText(comp, src, "", string(text), stderr)
-		return src.fatal == nil
+		ok, lastBad = compileText(comp, src, "", string(text), stderr)
+		return ok && src.fatal == nil, lastBad
 	}
 	for _, f := range files {
 		path, err := findConfig(f)
 		if err != nil {
 			fmt.Fprint(stderr, err)
-			return false
+			return false, lastBad
 		}
 		text, err := os.ReadFile(path)
+		if errors.Is(err, syscall.EISDIR) {
+			// pmie opens a directory and reads it as empty
+			text, err = nil, nil
+		}
 		if err != nil {
+			// pmie parses nothing, so the last status stays
 			fmt.Fprintf(stderr, "%s: cannot open config file %s\n", prog, path)
 			continue
 		}
-		if !compileText(comp, src, path, string(text), stderr) {
-			return false
+		var ok bool
+		if ok, lastBad = compileText(comp, src, path, string(text), stderr); !ok {
+			return false, lastBad
 		}
 	}
-	return true
+	return true, lastBad
+}
+
+// firstConfig is the rules file pmie records in its statistics file: the
+// first named, where it was found, or "<stdin>".
+func firstConfig(s settings) string {
+	files := s.files
+	if s.configFile != "" {
+		files = []string{s.configFile}
+	}
+	if len(files) == 0 {
+		return "<stdin>"
+	}
+	path, _ := findConfig(files[0])
+	return path
 }
 
 // compileText parses one rule file and compiles its statements, printing
 // diagnostics as pmie does, in order. It stops, returning false, at an
-// archive that cannot be opened.
-func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) bool {
+// archive that cannot be opened. lastBad reports whether the last
+// statement pmie parsed had an error (syntax or semantic).
+func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) (ok, lastBad bool) {
 	f := lang.ParsePmie(name, text)
 	src.prefetch(f.Stmts)
 	defer src.cool()
@@ -96,6 +122,7 @@ func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io
 			io.WriteString(stderr, lang.PCPPmieText(name, lang.Diagnostics{f.Diags[di]}))
 		}
 	}
+	lastBad = f.FinalErrors > 0
 	for _, st := range f.Stmts {
 		syntax(st.Span.Start.Offset)
 		where := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
@@ -112,12 +139,15 @@ func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io
 			}
 		}
 		comp.Statement(st)
+		if st == f.FinalStmt && comp.B.Errors() > 0 {
+			lastBad = true
+		}
 		if src.fatal != nil {
-			return false
+			return false, lastBad
 		}
 	}
 	syntax(-1)
-	return true
+	return true, lastBad
 }
 
 // scannerLine is the line pmie's scanner has reached when it finishes the
