@@ -64,6 +64,11 @@ type Config struct {
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
+
+	// Evaluated, if set, is called after each evaluation of a group of
+	// rules sharing an interval, with its time, before their values are
+	// printed: observers (rule unit tests) read the rules' values then.
+	Evaluated func(now float64, rules []*eval.Rule)
 }
 
 // retryMin is pmie's first retry interval for unavailable hosts and
@@ -209,6 +214,9 @@ func (e *Engine) evalStep(s *step) error {
 func (e *Engine) evalTask(t *task, now float64) {
 	for _, r := range t.rules {
 		r.Eval(e.rt)
+	}
+	if e.cfg.Evaluated != nil {
+		e.cfg.Evaluated(now, t.rules)
 	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)

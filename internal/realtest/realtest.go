@@ -1,8 +1,8 @@
 // Package realtest lets tests use the real components installed on the
 // machine: PCP's pmcd, pmie, service scripts and Python module, rsyslog
-// and Prometheus Alertmanager. A test that needs one calls Require: without it the test
-// is skipped, unless PMIE_REQUIRE_PMCD=1 (as .ci/run sets), when it fails
-// instead, so that CI can never pass by skipping.
+// and Prometheus Alertmanager. A test that needs one calls Require:
+// without it the test is skipped, unless PMIE_REQUIRE_PMCD=1 (as .ci/run
+// sets), when it fails instead, so that CI can never pass by skipping.
 package realtest
 
 import (
