@@ -9,18 +9,14 @@ import (
 	"syscall"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/rules"
 )
 
 // pcpVarDir is $PCP_VAR_DIR, where pmie looks for config files named
 // without a path.
-func pcpVarDir() string {
-	if d := os.Getenv("PCP_VAR_DIR"); d != "" {
-		return d
-	}
-	return "/var/lib/pcp"
-}
+func pcpVarDir() string { return pcpconf.Get("PCP_VAR_DIR") }
 
 // findConfig locates a config file as pmie does: as given, or else under
 // $PCP_VAR_DIR/config/pmie.
@@ -112,72 +108,15 @@ func firstConfig(s settings) string {
 // archive that cannot be opened. lastBad reports whether the last
 // statement pmie parsed had an error (syntax or semantic).
 func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) (ok, lastBad bool) {
-	f := lang.ParsePmie(name, text)
-	src.prefetch(f.Stmts)
-	defer src.cool()
-	di := 0
-	// syntax prints the parser's diagnostics up to offset before.
-	syntax := func(before int) {
-		for ; di < len(f.Diags) && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
-			io.WriteString(stderr, lang.PCPPmieText(name, lang.Diagnostics{f.Diags[di]}))
-		}
-	}
-	lastBad = f.FinalErrors > 0
-	for _, st := range f.Stmts {
-		syntax(st.Span.Start.Offset)
-		where := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
-		comp.B.Report = func(d eval.Diag) {
-			switch {
-			case d.Syntax:
-				fmt.Fprintf(stderr, "%s: syntax error - %s\n%s\n", prog, where, d.Msg)
-			case d.Warning:
-				fmt.Fprintf(stderr, "%s: warning - %s\n%s\n", prog, where, d.Msg)
-			case d.Notify:
-				(&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, d.Msg)
-			default:
-				fmt.Fprintf(stderr, "%s\n", d.Msg)
-			}
-		}
-		comp.Statement(st)
-		if st == f.FinalStmt && comp.B.Errors() > 0 {
-			lastBad = true
-		}
-		if src.fatal != nil {
-			return false, lastBad
-		}
-	}
-	syntax(-1)
-	return true, lastBad
-}
-
-// scannerLine is the line pmie's scanner has reached when it finishes the
-// statement ending at offset end: past the ";" and the white space after
-// it. 0 means the end of the file.
-func scannerLine(src *lang.Source, end int) int {
-	t := src.Text
-	i := end
-	for i < len(t) && t[i] != ';' && t[i] != '}' {
-		i++
-	}
-	if i < len(t) {
-		i++
-	}
-	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
-		i++
-	}
-	if i >= len(t) {
-		return 0
-	}
-	return src.Pos(i).Line
-}
-
-// pmieWhere is where pmie says an error is: "near line N of file F".
-func pmieWhere(file string, line int) string {
-	switch {
-	case line == 0:
-		return "at end of file"
-	case file == "":
-		return fmt.Sprintf("near line %d of standard input", line)
-	}
-	return fmt.Sprintf("near line %d of file %s", line, file)
+	ok = rules.CompileText(comp, name, text, rules.Loading{
+		Errs:   stderr,
+		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
+		Prefetch: func(stmts []*lang.Stmt) func() {
+			src.prefetch(stmts)
+			return src.cool
+		},
+		Stop:  func() bool { return src.fatal != nil },
+		Final: func(bad bool) { lastBad = bad },
+	})
+	return ok, lastBad
 }
