@@ -366,7 +366,8 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog: (&actions.SystemLog{}).Send}
 	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
 		stop, err := p.startAlerts(runner)
 		if err != nil {

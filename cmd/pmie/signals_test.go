@@ -232,7 +232,8 @@ func TestSignalsLog(t *testing.T) {
 	dir, rules := ruleFile(t)
 	log := filepath.Join(dir, "pmie.log")
 
-	me := currentUser(t)                                    // a daemon runs as $PCP_USER otherwise
+	// as root, a daemon would run as $PCP_USER otherwise
+	me := currentUser(t)
 	p := startPmie(t, dir, "-L", "-l", log, "-U", me, "-v") // rules from standard input
 	waitFile(t, log, "PID = ")
 	p.cmd.Process.Signal(syscall.SIGTERM)
