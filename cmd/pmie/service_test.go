@@ -416,7 +416,8 @@ func pmieCheck(t *testing.T, dir, which string, env []string, args ...string) st
 
 // TestPmieCheck checks that PCP's pmie_check, with PCP_BIN_DIR naming
 // our pmie, starts it from a control line, finds it on the next run (no
-// second one is started) and stops it with -s, as it does real pmie.
+// second one is started) and stops it with -s, and that pmie_daily
+// rotates its log, as they do real pmie's.
 func TestPmieCheck(t *testing.T) {
 	realtest.Require(t, realtest.PmieCheck, realtest.Pmie, realtest.Pmcd)
 	dir := openDir(t)
@@ -455,6 +456,16 @@ func TestPmieCheck(t *testing.T) {
 		if pids := pmiesByLog(t, log); len(pids) != 1 || pids[0] != pid || !strings.Contains(again, fmt.Sprintf("pmie process %d identified, OK", pid)) {
 			t.Errorf("%s: second pmie_check: processes %v, want only %d:\n%s", which, pids, pid, again)
 		}
+		daily := exec.Command("/usr/lib/pcp/bin/pmie_daily", "-c", control, "-l", filepath.Join(dir, which+"-daily.log"))
+		daily.Env = env
+		if out, err := daily.CombinedOutput(); err != nil {
+			t.Errorf("%s: pmie_daily: %v\n%s", which, err, out)
+		}
+		rotated := waitFor(t, log, "PID = ", 5*time.Second)
+		if old, _ := filepath.Glob(log + ".2*"); len(old) != 1 || !strings.HasPrefix(rotated, "Log for pmie on ") ||
+			!strings.Contains(rotated, " rotated ") || !strings.Contains(rotated, fmt.Sprintf("pmie: PID = %d, via local:", pid)) {
+			t.Errorf("%s: after pmie_daily, old logs %v, new log:\n%s", which, old, rotated)
+		}
 		stop := pmieCheck(t, dir, which, env, "-s", "-c", control)
 		t.Logf("%s: pmie_check -s:\n%s", which, stop)
 		gone := false
@@ -468,9 +479,8 @@ func TestPmieCheck(t *testing.T) {
 		if !gone {
 			t.Errorf("%s: pmie %d still running after pmie_check -s", which, pid)
 		}
-		text := waitFor(t, log, "Log finished", 5*time.Second)
-		if !strings.Contains(text, "checked") {
-			t.Errorf("%s: log:\n%s", which, text)
+		if text := waitFor(t, log, "Log finished", 5*time.Second); !strings.Contains(text, "Log finished") {
+			t.Errorf("%s: log not finished:\n%s", which, text)
 		}
 	}
 }
