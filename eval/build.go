@@ -319,8 +319,13 @@ func (x *Node) isString() bool {
 	case SemChar:
 		return true
 	case SemUnknown, SemInstant, SemDiscrete:
+		// pmie looks at the metric of each host in the host domain: none
+		// once hosts are aggregated (hdom -1)
 		if x.metrics != nil {
-			for _, m := range x.metrics.m {
+			for i, m := range x.metrics.m {
+				if i >= x.hdom {
+					break
+				}
 				if m.Desc.Type == pmapi.TypeString {
 					return true
 				}

@@ -154,7 +154,10 @@ func (x *Node) alloc() {
 	case x.sem == SemBoolean || x.sem == SemChar:
 		x.store = storeTruth
 		x.tru = make([]Truth, n)
-	case x.isStringMetric():
+	case x.isStringMetric() && (x.Op == OpFetch || x.Op == OpDelay):
+		// only fetches and sample windows hold a string metric's values;
+		// every other node over one (count_inst of a comparison, say)
+		// holds numbers, as pmie's evaluators write doubles there
 		x.store = storeStr
 		x.str = make([]string, n)
 	default:

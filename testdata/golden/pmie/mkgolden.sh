@@ -2,11 +2,15 @@
 # Regenerates the golden outputs (gzipped) of real pmie (PCP 6.0.3) listed in
 # cases.txt. Run from this directory; needs PCP installed and, for the
 # corpus cases, the corpus in $PMIE_CORPUS (default /work/shared/corpus).
+# With arguments, only the cases of those names.
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 corpus=${PMIE_CORPUS:-/work/shared/corpus}
 grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 	name=$(echo $name); where=$(echo $where)
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue;; esac
+	fi
 	args=$(echo "$args" | sed "s|@REPO@|$repo|g")
 	if [ "$where" = corpus ]; then dir=$corpus/archives; else dir=$repo; fi
 	[ -d "$dir" ] || { echo "skip $name: no $dir"; continue; }
