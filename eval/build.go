@@ -2,9 +2,9 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -379,7 +379,7 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 			b.checkDoms(a1, a2)
 			arg = primary(a1, a2)
 		} else {
-			re, err := regexp.Compile(a2.text)
+			re, err := posixre.Compile(a2.text)
 			if err != nil {
 				b.note("illegal regular expression \"%s\"", a2.text)
 				return nil

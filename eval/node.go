@@ -1,8 +1,7 @@
 package eval
 
 import (
-	"regexp"
-
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -73,7 +72,7 @@ type Node struct {
 	dorate bool // fetch: convert counters to rates
 
 	text string          // string constant, or an action's message
-	re   *regexp.Regexp  // regular expression operand of match_inst
+	re   *posixre.Regexp // regular expression operand of match_inst
 	memo map[string]bool // its answers for instance names seen
 	act  *actionState    // action leaves
 }
