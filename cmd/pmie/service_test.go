@@ -484,3 +484,29 @@ func TestPmieCheck(t *testing.T) {
 		}
 	}
 }
+
+var notifyStamp = regexp.MustCompile(`^\[[^]]*\] pmie\(\d+\)`)
+
+// TestDaemonUser checks that a daemon that cannot become its user says
+// so as real pmie does, with the same status.
+func TestDaemonUser(t *testing.T) {
+	realtest.Require(t, realtest.Root, realtest.Pmie)
+	dir := openDir(t)
+	rules := filepath.Join(dir, "u.pmie")
+	os.WriteFile(rules, []byte("hinv.ncpu > 0 -> print \"up\";\n"), 0o644)
+	var said [2]string
+	var codes [2]int
+	for i, argv := range []func(...string) []string{realPmie, ourPmie} {
+		args := argv("-U", "no-such-user-here", "-l", filepath.Join(dir, "u.log"), "-c", rules)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = ourEnv()
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			codes[i] = ee.ExitCode()
+		}
+		said[i] = notifyStamp.ReplaceAllString(string(out), "[TIME] pmie(PID)")
+	}
+	if said[0] != said[1] || codes[0] != codes[1] || codes[0] != 1 {
+		t.Errorf("real pmie: %d %q\nours: %d %q", codes[0], said[0], codes[1], said[1])
+	}
+}
