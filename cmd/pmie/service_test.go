@@ -411,7 +411,12 @@ func pmieCheck(t *testing.T, dir, which string, env []string, args ...string) st
 		t.Fatalf("%s: pmie_check %v: %v\n%s%s", which, args, err, out, b)
 	}
 	b, _ := os.ReadFile(log)
-	return string(b)
+	// leave out the process tree pmie_check -V -V prints
+	text := string(b)
+	if i, j := strings.Index(text, "Called from:"), strings.Index(text, "--- end of pstree output ---\n"); i >= 0 && j > i {
+		text = text[:i] + text[j+len("--- end of pstree output ---\n"):]
+	}
+	return text
 }
 
 // TestPmieCheck checks that PCP's pmie_check, with PCP_BIN_DIR naming
