@@ -51,7 +51,7 @@ func (e *Engine) applyReload(r *reload, now float64) {
 	}
 	oldTasks := e.tasks
 	e.b, e.rt = r.b, r.b.Env.Runtime
-	e.tasks = groupTasks(r.prog)
+	e.tasks = groupTasks(r.prog, e.stats.load(r.prog, r.b.Rules()))
 	for _, t := range e.tasks {
 		for _, h := range t.hosts {
 			h.adopt(oldTasks, t.delta)
