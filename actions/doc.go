@@ -4,6 +4,10 @@
 // 1970: message", and never run. SyslogArgs checks a syslog action's -p
 // and -t options when its rule is built, with pmie's warnings.
 //
+// ShellQuoter puts the values of %h %i %v and %c into a shell action's
+// command so that the shell reads each back as its text, never as syntax
+// (see shellquote.go for the rules); an Event whose Err is set is not run.
+//
 // An Event carries the rule's name, time, expanded message and (on
 // demand) its bindings; Runner.Notify, if set, is given every Event after
 // its action has run, for structured alerting (package notify).

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,4 +273,34 @@ func FuzzShellQuote(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkShellQuote puts 1000 values (half plain, half needing quotes)
+// into the text of pmieconf's email action, as a rule true for 1000
+// instances would.
+func BenchmarkShellQuote(b *testing.B) {
+	vals := make([][]byte, 1000)
+	for i := range vals {
+		if i%2 == 0 {
+			vals[i] = []byte(fmt.Sprintf("/dev/mapper/vg%d-root", i))
+		} else {
+			vals[i] = []byte(fmt.Sprintf("%06d it's (a b)", i))
+		}
+	}
+	var q ShellQuoter
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		q.Begin()
+		buf = q.Literal(buf[:0], "pmie_email 'root|File system is filling up")
+		for _, v := range vals {
+			buf = q.Literal(buf, "|host: ")
+			buf, _ = q.Value(buf, []byte("web-01"))
+			buf = q.Literal(buf, " filesystem: ")
+			buf, _ = q.Value(buf, v)
+			buf = q.Literal(buf, " used: 97%")
+		}
+		buf = q.Literal(buf, "'")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(vals)), "ns/inst")
 }
