@@ -66,19 +66,30 @@ func TestShellQuoteText(t *testing.T) {
 		{`echo "\` + hole + `"`, "$$", `echo "\$\$"`, ""},
 		// comments
 		{"echo x # " + hole, "a;b c", "echo x # a;b c", ""},
-		{"echo x # " + hole, "a\nid", "echo x # a\nid", "a comment"},
+		{"echo x # " + hole, "a\nid", "echo x # a\nid", "in a comment"},
 		{"echo a#" + hole, "a b", "echo a#'a b'", ""},
 		// opaque places take plain values only
 		{"echo `echo " + hole + "`", "sda", "echo `echo sda`", ""},
-		{"echo `echo " + hole + "`", "a b", "echo `echo a b`", "backquotes"},
-		{"echo ${X:-" + hole + "}", "a b", "echo ${X:-a b}", "${...}"},
+		{"echo `echo " + hole + "`", "a b", "echo `echo a b`", "inside backquotes"},
+		{"echo ${X:-" + hole + "}", "a b", "echo ${X:-a b}", "inside ${...}"},
 		{"echo $" + hole, "a b", "echo $a b", "right after $"},
-		{"echo $((1))" + hole, "a;b", "echo $((1))a;b", "$((...))"},
-		{"cat <<EOF\n" + hole + "\nEOF", "a`id`", "cat <<EOF\na`id`\nEOF", "a here-document"},
-		{"echo $(case x in x) echo " + hole + ";; esac)", "a b", "echo $(case x in x) echo a b;; esac)", "case inside (...)"},
+		{"echo $((1))" + hole, "a;b", "echo $((1))a;b", "inside $((...))"},
+		{"cat <<EOF\n" + hole + "\nEOF", "a`id`", "cat <<EOF\na`id`\nEOF", "in a here-document"},
+		{"echo $(case x in x) echo " + hole + ";; esac)", "a b", "echo $(case x in x) echo a b;; esac)", "after case inside (...)"},
 		{"case x in x) echo " + hole + ";; esac", "a b", "case x in x) echo 'a b';; esac", ""},
 		{"echo $'" + hole + "'", "a", "echo $'a'", ""},
-		{"echo $'" + hole + "'", "a'", "echo $'a''", "$'...'"},
+		{"echo $'" + hole + "'", "a'", "echo $'a''", "inside $'...'"},
+		// bash evaluates these as arithmetic or code, however quoted
+		{"a[" + hole + "]=1 cmd", "a b", "a[a b]=1 cmd", "inside name[...] (a possible array subscript)"},
+		{"x=$(date) a[" + hole + "]=1 cmd", "a b", "x=$(date) a[a b]=1 cmd", "inside name[...] (a possible array subscript)"},
+		{"echo util[" + hole + "]", "a b", "echo util['a b']", ""},
+		{"((x = " + hole + "))", "a[$(id)]", "((x = a[$(id)]))", "inside ((...))"},
+		{"[[ 1 -eq " + hole + " ]]", "a[$(id)]", "[[ 1 -eq a[$(id)] ]]", "in the arguments of [["},
+		{"let x=" + hole, "a[$(id)]", "let x=a[$(id)]", "in the arguments of let"},
+		{"eval echo " + hole, "a;id", "eval echo a;id", "in the arguments of eval"},
+		{"printf -v " + hole + " x", "a[$(id)]", "printf -v a[$(id)] x", "in the arguments of -v"},
+		{"echo $(echo let) " + hole, "a b", "echo $(echo let) a b", "in the arguments of let"},
+		{"echo x; echo " + hole, "a b", "echo x; echo 'a b'", ""},
 		// after the backquotes end, quoting resumes
 		{"echo `date` " + hole, "a b", "echo `date` 'a b'", ""},
 	} {
@@ -114,6 +125,15 @@ func around(pre, post string) func(string) (string, bool) {
 // plainOnly is for opaque places.
 func plainOnly(pre, post string) func(string) (string, bool) {
 	return func(v string) (string, bool) { return pre + v + post, v == "" || plain([]byte(v)) }
+}
+
+// ignoring is for templates whose output does not hold the value.
+func ignoring(want func(string) (string, bool)) func(string) (string, bool) {
+	return func(v string) (string, bool) {
+		_, ok := want(v)
+		out, _ := want("")
+		return out, ok
+	}
 }
 
 var shellCases = []shellCase{
@@ -156,6 +176,16 @@ var shellCases = []shellCase{
 	{`printf '[%s]' "$(case x in x) printf '<%s>' ` + hole + `;; esac)"`, plainOnly("[<", ">]")},
 	{"cat <<EOF\n" + hole + "\nEOF", plainOnly("", "\n")},
 	{`printf '[%s]' $((1))` + hole, plainOnly("[1", "]")},
+	{"(a[" + hole + "]=1) 2>/dev/null; printf '[%s]' x", ignoring(plainOnly("[x]", ""))},
+	{"(x=$(printf a) a[" + hole + "]=1) 2>/dev/null; printf '[%s]' x", ignoring(plainOnly("[x]", ""))},
+	{"eval printf \"'[%s]'\" " + hole, plainOnly("[", "]")},
+	{"printf '[%s]' x -v " + hole, func(v string) (string, bool) {
+		if v == "" {
+			return "[x][-v]", true // in opaque places values go in as they are
+		}
+		return plainOnly("[x][-v][", "]")(v)
+	}},
+	{"printf '[%s]' util[" + hole + "]", around("[util[", "]]")},
 }
 
 // nastyValues are values an attacker might give an instance or host.
@@ -165,7 +195,7 @@ var nastyValues = []string{
 	"a\nb", "\ntouch PWNED\n", "a b  c", "*", "?", "[a]", "~root", "#x", "\\", `\'`, `\"`, "'", `"`,
 	"", "a=b", "$HOME", "${IFS}", "!", "a\tb", "a\rb", "-n", "é", "\xff\xfe", "%i", "&", "|touch PWNED",
 	"$((1+1))", "<PWNED", ">PWNED", "{a,b}", "a\\\ntouch PWNED", `\$(touch PWNED)`, "'\"'\"'",
-	"$'\\x41'", ")", "(", "x)touch PWNED;(", "esac; touch PWNED; case x in x)",
+	"$'\\x41'", ")", "(", "x)touch PWNED;(", "esac; touch PWNED; case x in x)", "a[$(touch PWNED)]",
 }
 
 // shells are the shells the quoting is checked with: /bin/sh and bash.

@@ -31,7 +31,7 @@ func (q *angleQuoter) Value(b, v []byte) ([]byte, error) {
 
 func (q *angleQuoter) Opaque() string {
 	if q.backs%2 == 1 {
-		return "backquotes"
+		return "inside backquotes"
 	}
 	return ""
 }

@@ -466,7 +466,7 @@ func quotingWarnings(q Quoter, args []string) []string {
 		for at, code := formatCode(a, 0); at >= 0; at, code = formatCode(a, prev) {
 			b = q.Literal(b, a[prev:at])
 			if where := q.Opaque(); where != "" {
-				out = append(out, fmt.Sprintf("%%%c stands inside %s: the action does not run "+
+				out = append(out, fmt.Sprintf("%%%c stands %s: the action does not run "+
 					"when the value there is not plain text (letters, digits and _ . / : @ %% + -)", code, where))
 			}
 			b, _ = q.Value(b, []byte("x"))
