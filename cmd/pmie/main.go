@@ -19,6 +19,7 @@ import (
 
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/rules"
@@ -42,15 +43,19 @@ type settings struct {
 	files      []string
 	check      bool
 	checkUnits bool
+	strict     bool // --werror
 	logfile    string
 	buffer     bool
 	showTime   bool
 	quiet      bool
 	verbose    int
-	foreground bool // -f
-	primary    bool // -P
-	systemd    bool // -F
-	user       bool // -U
+	foreground bool   // -f
+	primary    bool   // -P
+	systemd    bool   // -F
+	user       bool   // -U
+	userName   string // -U's argument
+
+	namespace *pmapi.Namespace // -n
 
 	alertsFile   string // --route-alerts
 	replayAlerts bool   // --replay-alerts
@@ -64,6 +69,14 @@ func (s settings) live() bool { return len(s.archives) == 0 }
 // to its log, and SIGHUP rotates the log.
 func (s settings) daemon() bool {
 	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
+}
+
+// runAs is the user a daemon runs as: -U's, else $PCP_USER.
+func (s settings) runAs() string {
+	if s.userName != "" {
+		return s.userName
+	}
+	return pcpconf.Get("PCP_USER")
 }
 
 // via is the default host's connection, as pmie names it in its log.
@@ -89,6 +102,7 @@ func main() {
 			os.Exit(2)
 		}
 	}()
+	realProcess = true
 	sig := catchSignals()
 	endProfiles := startProfiles()
 	code := run(context.Background(), sig, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -99,13 +113,13 @@ func main() {
 // parseArgs interprets the command line; ok is false after a usage error.
 func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	bad := false
+	bad, runtimeErr := false, false
 	fail := func(msg string) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
 	}
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
-		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'U': &s.user, 'z': &s.hostzone}
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'z': &s.hostzone}
 	for _, ev := range events {
 		if ev.Err != "" {
 			fail(ev.Err)
@@ -122,6 +136,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				continue
 			}
 			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+		case 'U':
+			s.user, s.userName = true, ev.Arg
 		case 'h':
 			if len(s.archives) > 0 || s.host != "" {
 				fail("at most one of -a or -h allowed")
@@ -142,6 +158,17 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.timezone = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
+		case 'n':
+			ns, err := pmapi.LoadPMNS(ev.Arg, true)
+			if err != nil {
+				if pe, ok := err.(*pmapi.PMNSError); ok {
+					io.WriteString(stderr, pe.Diag)
+				}
+				fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", ev.Arg, errText(err)))
+				runtimeErr = true
+				continue
+			}
+			s.namespace = ns
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -162,6 +189,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			switch ev.Long {
 			case "check-units":
 				s.checkUnits = true
+			case "werror":
+				s.check, s.strict = true, true
 			case "route-alerts":
 				s.alertsFile = ev.Arg
 			case "replay-alerts":
@@ -180,7 +209,9 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	}
 	s.files = operands
 	if bad {
-		io.WriteString(stderr, usage())
+		if !runtimeErr { // as pmUsageMessage: no usage after a run-time error
+			io.WriteString(stderr, usage())
+		}
 		return s, false
 	}
 	return s, true
@@ -195,6 +226,16 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !ok {
 		return 1
 	}
+	pid := os.Getpid()
+	if s.daemon() {
+		// before the log is opened, so that it belongs to the user
+		if err := becomeDaemon(s.runAs()); err != nil {
+			(&logger{w: stderr, pid: pid}).critical(err.Error())
+			return 1
+		}
+	}
+	sv := &service{}
+	defer sv.stop()
 	var logf *logFile
 	if s.logfile != "" {
 		var err error
@@ -204,19 +245,21 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		defer logf.close()
 		stderr = logf
-		sig.setUp(stderr, logf.close, cancel)
+		sig.setUp(stderr, func() { sv.stop(); logf.close() }, cancel)
 	} else {
-		sig.setUp(stderr, nil, cancel)
+		sig.setUp(stderr, sv.stop, cancel)
 	}
 	if s.buffer || s.daemon() {
 		stdout = stderr
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
-	msgs := &syncWriter{w: stderr}
+	said := &countWriter{w: stderr} // for --werror
+	msgs := &syncWriter{w: said}
 	stderr = &flushFirst{out: out, w: msgs}
-	pid := os.Getpid()
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
+	sv.start(s)
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid},
+		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.alertsFile != "" {
 		if err := checkAlerts(s.alertsFile); err != nil {
@@ -231,6 +274,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
 	}
+	sv.openStats(s, logf.realName(), p.stats, stderr)
 	if logf != nil && s.daemon() {
 		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
 	} else {
@@ -241,16 +285,24 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return 1
 	}
 	defer p.src.close()
-	if !loadRules(s, p.compiler(), p.src, stdin, stderr) {
+	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr)
+	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
 			fmt.Fprint(stderr, p.src.fatal)
 		}
 		return 1
 	}
+	sv.setConfig(firstConfig(s))
+	sv.setHost(p.src.hostOf(p.src.dflt))
 	mixed := checkUnits(p.program, stderr)
 	switch {
+	case s.strict && said.n > 0:
+		return 1
 	case s.checkUnits && mixed > 0:
+		return 1
+	case s.check && lastBad:
+		// pmie's -C status: whether the last statement parsed had an error
 		return 1
 	case s.checkUnits || s.check:
 		return 0
@@ -276,6 +328,9 @@ type session struct {
 
 	b       *eval.Builder
 	program *eval.Program
+
+	sv    *service     // PCP's service files
+	stats *rules.Stats // the engine's counts
 }
 
 // setUp opens the sources and works out the time zone, the default
@@ -326,7 +381,8 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog: (&actions.SystemLog{}).Send}
 	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
 		stop, err := p.startAlerts(runner)
 		if err != nil {
@@ -347,6 +403,7 @@ func (p *session) evaluate(ctx context.Context) int {
 		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
 		Hosts:      p.hosts,
+		Stats:      p.stats,
 	}
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
@@ -367,6 +424,9 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	if !s.quiet && eng.Tasks() > 0 {
 		p.log.notify(rules.Info, "evaluator exiting")
+	}
+	if s.systemd && realProcess {
+		sdNotify("STOPPING=1")
 	}
 	return 0
 }
@@ -411,12 +471,18 @@ func (l *logger) notify(level rules.Level, msg string) {
 		io.WriteString(l.w, msg)
 		return
 	}
-	name := map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level]
+	l.write(map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level], msg)
+}
+
+// critical writes a message of pmNotifyErr's LOG_CRIT level.
+func (l *logger) critical(msg string) { l.write("Critical", msg) }
+
+func (l *logger) write(level, msg string) {
 	stamp := time.Now().Format("Mon Jan _2 15:04:05")
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
-	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
+	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
 }
 
 // newCtime returns a function formatting whole seconds since the epoch
@@ -454,6 +520,17 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// countWriter counts what is written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
+}
+
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
@@ -478,7 +555,7 @@ func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sou
 				b := &eval.Builder{Env: src.env(rt, nil), Prepare: rules.Prepare}
 				program := &eval.Program{}
 				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
-				if loadRules(s, comp, src, strings.NewReader(""), stderr) {
+				if ok, _ := loadRules(s, comp, src, strings.NewReader(""), stderr); ok {
 					eng.Reload(b, program)
 				}
 			}
