@@ -46,6 +46,9 @@ type Event struct {
 	Message  string  // the arguments, expanded and joined
 	Priority int     // syslog
 	Tag      string  // syslog
+	// Err, if set, says why the action must not run: a value that could
+	// not be quoted safely where it stands in a shell command.
+	Err error
 	// Bindings gives the hosts, instances and values that made the rule
 	// true (computed on demand).
 	Bindings func() []Binding
@@ -90,6 +93,13 @@ func (r *Runner) Run(ev *Event) bool {
 }
 
 func (r *Runner) run(ev *Event) bool {
+	if ev.Err != nil {
+		if r.Replay {
+			r.report(ev)
+		}
+		r.log(ev.Kind.String() + " action not run: " + ev.Err.Error())
+		return false
+	}
 	if r.Replay {
 		r.report(ev)
 		return true

@@ -59,7 +59,21 @@ type settings struct {
 
 	alertsFile   string // --route-alerts
 	replayAlerts bool   // --replay-alerts
+	rawShell     bool   // --raw-shell-values
 }
+
+// prepare checks actions as rules are built: shell actions quote the
+// values put into them, unless --raw-shell-values asks for pmie's way.
+func (s settings) prepare() func(eval.Op, []string) eval.Prepared {
+	if s.rawShell {
+		return rules.PrepareRawShell
+	}
+	return rules.Prepare
+}
+
+// rawShellWarning is said whenever --raw-shell-values is on.
+const rawShellWarning = "warning: --raw-shell-values: %h %i %v and %c go into shell actions unquoted; " +
+	"a crafted instance or host name (a process name, a mount point) can run commands as this user\n"
 
 // live reports whether pmie evaluates live sources.
 func (s settings) live() bool { return len(s.archives) == 0 }
@@ -195,6 +209,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				s.alertsFile = ev.Arg
 			case "replay-alerts":
 				s.replayAlerts = true
+			case "raw-shell-values":
+				s.rawShell = true
 			}
 		}
 	}
@@ -273,6 +289,9 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 			primary = " [primary]"
 		}
 		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
+	}
+	if s.rawShell {
+		io.WriteString(stderr, prog+": "+rawShellWarning)
 	}
 	sv.openStats(s, logf.realName(), p.stats, stderr)
 	if logf != nil && s.daemon() {
@@ -365,7 +384,7 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: rules.Prepare}
+	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: p.s.prepare()}
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
 }
@@ -552,7 +571,7 @@ func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sou
 			case <-ctx.Done():
 				return
 			case <-sig:
-				b := &eval.Builder{Env: src.env(rt, nil), Prepare: rules.Prepare}
+				b := &eval.Builder{Env: src.env(rt, nil), Prepare: s.prepare()}
 				program := &eval.Program{}
 				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
 				if ok, _ := loadRules(s, comp, src, strings.NewReader(""), stderr); ok {
