@@ -2,9 +2,9 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -325,8 +325,13 @@ func (x *Node) isString() bool {
 	case SemChar:
 		return true
 	case SemUnknown, SemInstant, SemDiscrete:
+		// pmie looks at the metric of each host in the host domain: none
+		// once hosts are aggregated (hdom -1)
 		if x.metrics != nil {
-			for _, m := range x.metrics.m {
+			for i, m := range x.metrics.m {
+				if i >= x.hdom {
+					break
+				}
 				if m.Desc.Type == pmapi.TypeString {
 					return true
 				}
@@ -380,7 +385,7 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 			b.checkDoms(a1, a2)
 			arg = primary(a1, a2)
 		} else {
-			re, err := regexp.Compile(a2.text)
+			re, err := posixre.Compile(a2.text)
 			if err != nil {
 				b.note("illegal regular expression \"%s\"", a2.text)
 				return nil

@@ -68,6 +68,11 @@ type Config struct {
 	// Stats receives the engine's counts of its work; nil makes new ones
 	// (see Engine.Stats).
 	Stats *Stats
+
+	// Evaluated, if set, is called after each evaluation of a group of
+	// rules sharing an interval, with its time, before their values are
+	// printed: observers (rule unit tests) read the rules' values then.
+	Evaluated func(now float64, rules []*eval.Rule)
 }
 
 // retryMin is pmie's first retry interval for unavailable hosts and
@@ -228,6 +233,9 @@ func (e *Engine) evalTask(t *task, now float64) {
 	}
 	e.rt.Tally = nil
 	e.stats.changed()
+	if e.cfg.Evaluated != nil {
+		e.cfg.Evaluated(now, t.rules)
+	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
 	}

@@ -52,6 +52,8 @@ type settings struct {
 	systemd    bool // -F
 	user       bool // -U
 
+	namespace *pmapi.Namespace // -n
+
 	alertsFile   string // --route-alerts
 	replayAlerts bool   // --replay-alerts
 }
@@ -99,7 +101,7 @@ func main() {
 // parseArgs interprets the command line; ok is false after a usage error.
 func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	bad := false
+	bad, runtimeErr := false, false
 	fail := func(msg string) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
@@ -142,6 +144,17 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.timezone = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
+		case 'n':
+			ns, err := pmapi.LoadPMNS(ev.Arg, true)
+			if err != nil {
+				if pe, ok := err.(*pmapi.PMNSError); ok {
+					io.WriteString(stderr, pe.Diag)
+				}
+				fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", ev.Arg, errText(err)))
+				runtimeErr = true
+				continue
+			}
+			s.namespace = ns
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -180,7 +193,9 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	}
 	s.files = operands
 	if bad {
-		io.WriteString(stderr, usage())
+		if !runtimeErr { // as pmUsageMessage: no usage after a run-time error
+			io.WriteString(stderr, usage())
+		}
 		return s, false
 	}
 	return s, true
