@@ -53,6 +53,9 @@ func readLines(t *testing.T, file string) []string {
 // real pmie's output meets the tests' expectations and prints the values
 // as pmietest's engine does.
 func TestExamplesAgainstPmie(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real pmie over every example test (seconds)")
+	}
 	realtest.Require(t, realtest.Pmie, realtest.PCPPython)
 	files := passingFiles(t)
 	dir := t.TempDir()
