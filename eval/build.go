@@ -47,12 +47,14 @@ type Diag struct {
 	Msg     string
 }
 
-// Prepared is an action's arguments after checking: what remains of them
-// and, for syslog, the priority and tag.
+// Prepared is an action's arguments after checking: what remains of them,
+// for syslog the priority and tag, and for shell the Quoter its values go
+// in through (nil: as they are).
 type Prepared struct {
 	Args     []string
 	Priority int
 	Tag      string
+	Quoter   Quoter
 	Diags    []Diag
 }
 
@@ -523,7 +525,12 @@ func (b *Builder) Action(op Op, args []string, holdoff *Node) *Node {
 				b.Report(d)
 			}
 		}
-		st.args, st.priority, st.tag = p.Args, p.Priority, p.Tag
+		st.args, st.priority, st.tag, st.quoter = p.Args, p.Priority, p.Tag, p.Quoter
+		if p.Quoter != nil && b.Report != nil {
+			for _, w := range quotingWarnings(p.Quoter, p.Args) {
+				b.Report(Diag{Warning: true, Msg: w})
+			}
+		}
 	}
 	if holdoff != nil {
 		st.hasHold = true

@@ -99,12 +99,27 @@ func (src *sources) chooseLive(s settings) error {
 	src.dflt = "local:"
 	if c, err := pmcd.Dial("local:", pmcd.Config{}); err == nil {
 		src.adopt("local:", c)
-		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+		if !s.check {
+			fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+		}
 		return nil
 	}
 	src.embedded = true
-	fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	if !s.check {
+		fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	}
 	return nil
+}
+
+// hostOf is the host name of the context for conn, if one is open.
+func (src *sources) hostOf(conn string) string {
+	src.mu.Lock()
+	m := src.meta[conn]
+	src.mu.Unlock()
+	if m == nil {
+		return ""
+	}
+	return m.Host()
 }
 
 // adopt keeps a context opened while choosing sources, for the metadata
