@@ -1,6 +1,7 @@
 // Command pmie-notify routes and sends the alerts pmie hands it.
 //
 //	pmie-notify [-C] FILE
+//	pmie-notify --help
 //
 // pmie --route-alerts FILE starts it and writes each fired action to its
 // standard input as one line of JSON (package notify/alert). It routes
@@ -24,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/gopcp/pmie/notify"
@@ -42,10 +44,29 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stderr))
 }
 
+// help is what -? (or --help, -h) prints after the usage line.
+const help = `Routes the alerts pmie hands it (one JSON line each on standard input)
+as the alerting configuration FILE says. pmie --route-alerts FILE starts
+it; there is no need to run it by hand.
+
+  -C    check FILE and exit
+`
+
 func run(args []string, in io.Reader, stderr io.Writer) int {
 	check := false
 	if len(args) > 0 && args[0] == "-C" {
 		check, args = true, args[1:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		switch args[0] {
+		case "-?", "-h", "--help":
+			fmt.Fprintf(stderr, "Usage: %s [-C] FILE\n\n%s", prog, help)
+			return 0
+		}
+		fmt.Fprintf(stderr, "%s: unknown option %s\n", prog, args[0])
+		args = nil
 	}
 	if len(args) != 1 {
 		fmt.Fprintf(stderr, "Usage: %s [-C] FILE\n", prog)

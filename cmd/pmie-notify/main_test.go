@@ -34,6 +34,11 @@ func TestUsageAndCheck(t *testing.T) {
 		{[]string{"-C", good}, 0, ""},
 		{[]string{"-C", bad}, 1, "pmie-notify: " + bad + ": receivers[0].url: required\n"},
 		{[]string{bad}, 1, "pmie-notify: " + bad + ": receivers[0].url: required\n"},
+		{[]string{"--help"}, 0, "Usage: pmie-notify [-C] FILE\n\n" + help},
+		{[]string{"-?"}, 0, "Usage: pmie-notify [-C] FILE\n\n" + help},
+		{[]string{"-C", "-h"}, 0, "Usage: pmie-notify [-C] FILE\n\n" + help},
+		{[]string{"-x", good}, 1, "pmie-notify: unknown option -x\nUsage: pmie-notify [-C] FILE\n"},
+		{[]string{"-C", "--", good}, 0, ""},
 	} {
 		var errs bytes.Buffer
 		if code := run(tc.args, strings.NewReader(""), &errs); code != tc.code || errs.String() != tc.errs {
