@@ -64,6 +64,14 @@ type Config struct {
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
+
+	// Evaluated, if set, is called after each evaluation of a rule, on
+	// the engine's goroutine while the rule's values are current (its
+	// Truth and Bindings can be read).
+	Evaluated func(r *eval.Rule, now float64)
+	// Removed, if set, is called at a reload with the rules that are no
+	// longer in force.
+	Removed func(rules []*eval.Rule, now float64)
 }
 
 // retryMin is pmie's first retry interval for unavailable hosts and
@@ -81,7 +89,9 @@ type Engine struct {
 	hosts *Hosts
 
 	mu      sync.Mutex
-	pending *reload
+	pending *pending
+	wake    func() // ends the wait for the next evaluation, if waiting
+	stopped bool
 }
 
 // New groups the rules of prog into tasks by sample interval, as pmie
@@ -160,6 +170,7 @@ func interval(delta float64) time.Duration {
 // mode).
 func (e *Engine) Run(ctx context.Context) error {
 	defer e.out.Flush()
+	defer e.finish()
 	if len(e.tasks) == 0 {
 		return nil
 	}
@@ -209,6 +220,9 @@ func (e *Engine) evalStep(s *step) error {
 func (e *Engine) evalTask(t *task, now float64) {
 	for _, r := range t.rules {
 		r.Eval(e.rt)
+		if e.cfg.Evaluated != nil {
+			e.cfg.Evaluated(r, now)
+		}
 	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
