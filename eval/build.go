@@ -70,11 +70,17 @@ type Builder struct {
 
 	errs    int // errors in the current statement
 	nameGen int // counter for names of unnamed expressions
+	rules   int // cond -> action rules built
 	metrics []*Metric
 }
 
 // Begin starts a new statement.
 func (b *Builder) Begin() { b.errs = 0 }
+
+// Rules is the number of rules (cond -> action) built so far, counting
+// each rule of a ruleset and its unknown and otherwise clauses, as pmie
+// counts them for pmcd.pmie.numrules.
+func (b *Builder) Rules() int { return b.rules }
 
 // Errors is the number of errors in the current statement.
 func (b *Builder) Errors() int { return b.errs }
@@ -460,6 +466,7 @@ func (b *Builder) Rule(cond, act *Node) *Node {
 	if cond.nvals != 1 {
 		b.synerr("rule condition must have a single boolean value")
 	}
+	b.rules++
 	x := newNode(OpRule, cond, act, -1, -1, -1, 1, SemBoolean)
 	x.alloc()
 	b.findEval(x)

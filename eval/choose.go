@@ -64,7 +64,7 @@ func byArity(op Op, make func(Op, arity) func(*Node)) chooser {
 // evaluators gives, for each operator that is evaluated, how to choose
 // its evaluator; TestEvaluatorTable checks that every operator has one.
 var evaluators = map[Op]chooser{
-	OpRule:    fixed(ruleEval),
+	OpRule:    func(_ *Node, _ arity, rt *Runtime) func(*Node) { return ruleEval(rt) },
 	OpRuleset: func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rulesetEval(rt) },
 	OpFetch:   func(x *Node, _ arity, _ *Runtime) func(*Node) { return fetchEval(x) },
 	OpDelay:   single1(delay),

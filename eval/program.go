@@ -75,12 +75,19 @@ func post(x *Node) {
 	}
 }
 
-// Eval evaluates r once, running its actions if its condition holds.
-func (r *Rule) Eval(rt *Runtime) {
+// Eval evaluates r once, running its actions if its condition holds. It
+// reports whether there was anything to evaluate (a statement that is
+// only a reserved variable, such as $hour, has its value already), as
+// pmie counts evaluations for pmcd.pmie.eval.actual.
+func (r *Rule) Eval(rt *Runtime) bool {
 	rt.curr, rt.currName = r.Root, r.Name
-	if r.Root.Op.evaluable() && r.Root.eval != nil {
+	if !r.Root.Op.evaluable() {
+		return false
+	}
+	if r.Root.eval != nil {
 		r.Root.eval(r.Root)
 	}
+	return true
 }
 
 // Invalidate marks every value of r unknown, as when its host goes away.

@@ -101,6 +101,9 @@ type Actor func(f *Firing) Truth
 type Runtime struct {
 	Clock *Clock
 	Act   Actor
+	// Tally, if set, counts for the rule being evaluated; the scheduler
+	// sets it before each Rule.Eval.
+	Tally Tally
 
 	curr     *Node  // rule whose actions are being run
 	currName string // its name
@@ -118,21 +121,39 @@ type actionState struct {
 	tag      string
 }
 
+// Tally is told what pmie counts as it evaluates rules (for pmcd's
+// pmcd.pmie metrics): the truth of each rule (cond -> action) evaluated,
+// which for a ruleset is each of its rules tried in turn, and each action
+// run (an action held off does not run).
+type Tally interface {
+	Outcome(t Truth)
+	Fired(kind Op)
+}
+
 // ruleEval is the evaluator of cond -> action: the action runs when the
 // condition is true.
-func ruleEval(x *Node) {
+func ruleEval(rt *Runtime) func(*Node) {
+	return func(x *Node) { ruleOnce(rt, x) }
+}
+
+// ruleOnce evaluates the rule x, telling rt's tally its outcome.
+func ruleOnce(rt *Runtime, x *Node) {
 	c := x.Arg1
 	evalArg(c)
 	x.valid = c.valid
+	v := Unknown
 	if x.valid > 0 {
-		v := False
+		v = False
 		if len(c.tru) > 0 {
 			v = c.tru[0]
 		}
 		x.tru[0] = v
-		if v == True {
-			evalArg(x.Arg2)
-		}
+	}
+	if rt != nil && rt.Tally != nil {
+		rt.Tally.Outcome(v)
+	}
+	if v == True {
+		evalArg(x.Arg2)
 	}
 }
 
@@ -140,7 +161,7 @@ func ruleEval(x *Node) {
 func runNested(rt *Runtime, r *Node) {
 	save := rt.curr
 	rt.curr = r
-	ruleEval(r)
+	ruleOnce(rt, r)
 	rt.curr = save
 }
 
@@ -181,7 +202,7 @@ func rulesetEval(rt *Runtime) func(*Node) {
 		if other.Arg2.Op != OpNop {
 			r := other.Arg2
 			rt.curr = r // pmie leaves the otherwise rule current
-			ruleEval(r)
+			ruleOnce(rt, r)
 			x.valid = r.Arg1.valid
 			x.tru[0] = r.Arg1.tru0()
 		}
@@ -226,6 +247,9 @@ func actLeaf(x *Node) {
 	res := True
 	if rt.Act != nil {
 		res = rt.Act(f)
+	}
+	if rt.Tally != nil {
+		rt.Tally.Fired(x.Op)
 	}
 	x.tru[0] = res
 	x.stamp[0] = now

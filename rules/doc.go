@@ -15,6 +15,11 @@
 // carries a rule's tree over to a reloaded program when the rule's Key
 // (its text, name and interval) is unchanged.
 //
+// Stats counts the engine's work, per rule (evaluations, true, false,
+// unknown, actions run) and for the process, as pmie keeps it for pmcd's
+// pmcd.pmie metrics; a rule's counts are kept by its Key, so they too
+// carry over a reload.
+//
 // Clock, sleep, fetch (through OpenFunc) and notification are passed in as
 // function types.
 package rules

@@ -65,6 +65,10 @@ type Config struct {
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
 
+	// Stats receives the engine's counts of its work; nil makes new ones
+	// (see Engine.Stats).
+	Stats *Stats
+
 	// Evaluated, if set, is called after each evaluation of a rule, on
 	// the engine's goroutine while the rule's values are current (its
 	// Truth and Bindings can be read).
@@ -87,6 +91,7 @@ type Engine struct {
 	out   *bufio.Writer
 	line  []byte
 	hosts *Hosts
+	stats *Stats
 
 	mu      sync.Mutex
 	pending *pending
@@ -99,9 +104,12 @@ type Engine struct {
 // intervals are equal. b is the builder that bound the rules; it is used
 // again to retry metrics whose metadata was unavailable.
 func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
-	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: cfg.Hosts}
+	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: cfg.Hosts, stats: cfg.Stats}
 	if e.hosts == nil {
 		e.hosts = NewHosts(cfg.Notify, cfg.Quiet)
+	}
+	if e.stats == nil {
+		e.stats = NewStats()
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
@@ -111,14 +119,15 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	} else {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
 	}
-	e.tasks = groupTasks(prog)
+	e.tasks = groupTasks(prog, e.stats.load(prog, b.Rules()))
 	return e
 }
 
-// groupTasks puts the rules of prog into tasks by interval.
-func groupTasks(prog *eval.Program) []*task {
+// groupTasks puts the rules of prog, with their counts, into tasks by
+// interval.
+func groupTasks(prog *eval.Program, stats []*RuleStats) []*task {
 	var tasks []*task
-	for _, r := range prog.Rules {
+	for i, r := range prog.Rules {
 		var t *task
 		if n := len(tasks); n > 0 && tasks[n-1].delta == r.Delta {
 			t = tasks[n-1]
@@ -126,10 +135,13 @@ func groupTasks(prog *eval.Program) []*task {
 			t = &task{nth: len(tasks), delta: r.Delta}
 			tasks = append(tasks, t)
 		}
-		t.add(r)
+		t.add(r, stats[i])
 	}
 	return tasks
 }
+
+// Stats is the engine's count of its work.
+func (e *Engine) Stats() *Stats { return e.stats }
 
 // Tasks is the number of distinct schedules.
 func (e *Engine) Tasks() int { return len(e.tasks) }
@@ -218,12 +230,18 @@ func (e *Engine) evalStep(s *step) error {
 // evalTask evaluates a task's rules on the values delivered to them and
 // prints their values.
 func (e *Engine) evalTask(t *task, now float64) {
-	for _, r := range t.rules {
-		r.Eval(e.rt)
+	for i, r := range t.rules {
+		st := t.stats[i]
+		e.rt.Tally = st
+		if r.Eval(e.rt) {
+			st.evaluated()
+		}
 		if e.cfg.Evaluated != nil {
 			e.cfg.Evaluated(r, now)
 		}
 	}
+	e.rt.Tally = nil
+	e.stats.changed()
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
 	}

@@ -127,7 +127,7 @@ func (e *Engine) applyReload(p *pending, now float64) {
 	sw.Removed = len(removed)
 	oldTasks := e.tasks
 	e.b, e.rt = c.Builder, c.Builder.Env.Runtime
-	e.tasks = groupTasks(c.Program)
+	e.tasks = groupTasks(c.Program, e.stats.load(c.Program, c.Builder.Rules()))
 	for _, t := range e.tasks {
 		e.schedule(t, from, now)
 		for _, h := range t.hosts {

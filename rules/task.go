@@ -14,6 +14,7 @@ type task struct {
 	nth   int
 	delta float64 // seconds
 	rules []*eval.Rule
+	stats []*RuleStats // each rule's counts
 	hosts []*hostFetch
 
 	epoch float64 // when the regular schedule started
@@ -49,9 +50,10 @@ func (t *task) hostFor(conn string) *hostFetch {
 	return h
 }
 
-// add puts a rule and its metrics into the task.
-func (t *task) add(r *eval.Rule) {
+// add puts a rule, its counts and its metrics into the task.
+func (t *task) add(r *eval.Rule, st *RuleStats) {
 	t.rules = append(t.rules, r)
+	t.stats = append(t.stats, st)
 	for _, m := range r.Metrics {
 		h := t.hostFor(m.Conn)
 		h.metrics = append(h.metrics, m)
