@@ -118,10 +118,28 @@ func (d *Decoder) report(key string, at map[string]pos, format string, args ...a
 	where := d.File
 	if name, ok := d.env[key]; ok {
 		where = "$" + name
-	} else if p, ok := at[key]; ok {
+	} else if p, ok := d.find(key, at); ok {
 		where = fmt.Sprintf("%s:%d:%d", d.File, p.line, p.col)
 	}
 	d.errs = append(d.errs, where+": "+key+": "+fmt.Sprintf(format, args...))
+}
+
+// find gives the place of key in at or, for a key that is not there (a
+// required key left out), of the nearest mapping or item holding it.
+func (d *Decoder) find(key string, at map[string]pos) (pos, bool) {
+	if p, ok := at[key]; ok {
+		return p, true
+	}
+	for {
+		i := strings.LastIndexAny(key, ".[")
+		if i <= 0 {
+			return pos{}, false
+		}
+		key = key[:i]
+		if p, ok := d.pos[key]; ok {
+			return p, true
+		}
+	}
 }
 
 // Failed reports whether any problem has been found.
