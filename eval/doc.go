@@ -13,7 +13,9 @@
 // Each Node keeps a ring buffer of its last samples; Rule.Eval evaluates
 // the tree once, after the engine has delivered fetched values to the
 // rule's Metrics. AppendValue, AppendAnnotated and AppendSatisfying print
-// values as pmie -v, -V and -W do; actions go to a passed-in Actor.
+// values as pmie -v, -V and -W do, and Members gives the same values as
+// numbers and truths, by host and instance; actions go to a passed-in
+// Actor.
 //
 // Where pmie's results depend on its data layout (the order quantifiers
 // meet unknown members, buffers walked in storage order, a multi-host

@@ -50,17 +50,8 @@ func (x *Node) appendNums(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		ok := x.valid > k && x.store == storeNum && k < len(x.slot)
-		var v float64
-		if ok {
-			off := x.slot[k] + i
-			if off < len(x.num) {
-				v = x.num[off]
-			} else {
-				ok = false
-			}
-		}
-		if !ok || math.IsNaN(v) {
+		v, ok := x.numAt(i, k)
+		if !ok {
 			if x.sem == SemBoolean {
 				b = append(b, "unknown"...)
 			} else {
@@ -79,15 +70,7 @@ func (x *Node) appendTruths(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		if x.valid == 0 || x.store != storeTruth || k >= len(x.slot) {
-			b = append(b, "unknown"...)
-			continue
-		}
-		t := Unknown
-		if off := x.slot[k] + i; off < len(x.tru) {
-			t = x.tru[off]
-		}
-		b = append(b, t.String()...)
+		b = append(b, x.truthAt(i, k).String()...)
 	}
 	return b
 }
@@ -99,12 +82,7 @@ func (x *Node) appendStrings(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		s := ""
-		if k < len(x.slot) {
-			if off := x.slot[k] + i; off < len(x.str) {
-				s = x.str[off]
-			}
-		}
+		s, _ := x.strAt(i, k)
 		b = append(b, '"')
 		b = append(b, s...)
 		b = append(b, '"')

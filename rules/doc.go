@@ -7,8 +7,11 @@
 // doubling up to the interval), tries lost hosts again in the background
 // at every evaluation (without libpcp's 5-80 s reconnection back-off, so
 // a host's values come back within two evaluations of its return), reports
-// hosts lost, back and never reached in pmie's words (Hosts), prints values for -v, -V and -W, and adapts actions.Runner to the
-// evaluator.
+// hosts lost, back and never reached in pmie's words (Hosts), prints
+// values for -v, -V and -W (and hands each evaluation to an observer,
+// Config.Evaluated, for rule unit tests), and adapts actions.Runner to the
+// evaluator. CompileText loads a rule file into a program with pmie's
+// messages, for pmie and for pmietest alike.
 //
 // Compiled rules keep their mutable state (sample history, rising and
 // falling memory, holdoff times) in their runtime trees; Engine.Reload

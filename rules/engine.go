@@ -69,10 +69,11 @@ type Config struct {
 	// (see Engine.Stats).
 	Stats *Stats
 
-	// Evaluated, if set, is called after each evaluation of a rule, on
-	// the engine's goroutine while the rule's values are current (its
-	// Truth and Bindings can be read).
-	Evaluated func(r *eval.Rule, now float64)
+	// Evaluated, if set, is called after each evaluation of a group of
+	// rules sharing an interval, with its time, before their values are
+	// printed: observers (rule unit tests, alerting) read the rules'
+	// values then (their Truth and Bindings too).
+	Evaluated func(now float64, rules []*eval.Rule)
 	// Removed, if set, is called at a reload with the rules that are no
 	// longer in force.
 	Removed func(rules []*eval.Rule, now float64)
@@ -236,12 +237,12 @@ func (e *Engine) evalTask(t *task, now float64) {
 		if r.Eval(e.rt) {
 			st.evaluated()
 		}
-		if e.cfg.Evaluated != nil {
-			e.cfg.Evaluated(r, now)
-		}
 	}
 	e.rt.Tally = nil
 	e.stats.changed()
+	if e.cfg.Evaluated != nil {
+		e.cfg.Evaluated(now, t.rules)
+	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
 	}

@@ -86,68 +86,13 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 // diagnostics as pmie does, in order. It stops, returning false, at an
 // archive that cannot be opened.
 func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) bool {
-	f := lang.ParsePmie(name, text)
-	src.prefetch(f.Stmts)
-	defer src.cool()
-	di := 0
-	// syntax prints the parser's diagnostics up to offset before.
-	syntax := func(before int) {
-		for ; di < len(f.Diags) && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
-			io.WriteString(stderr, lang.PCPPmieText(name, lang.Diagnostics{f.Diags[di]}))
-		}
-	}
-	for _, st := range f.Stmts {
-		syntax(st.Span.Start.Offset)
-		where := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
-		comp.B.Report = func(d eval.Diag) {
-			switch {
-			case d.Syntax:
-				fmt.Fprintf(stderr, "%s: syntax error - %s\n%s\n", prog, where, d.Msg)
-			case d.Warning:
-				fmt.Fprintf(stderr, "%s: warning - %s\n%s\n", prog, where, d.Msg)
-			case d.Notify:
-				(&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, d.Msg)
-			default:
-				fmt.Fprintf(stderr, "%s\n", d.Msg)
-			}
-		}
-		comp.Statement(st)
-		if src.fatal != nil {
-			return false
-		}
-	}
-	syntax(-1)
-	return true
-}
-
-// scannerLine is the line pmie's scanner has reached when it finishes the
-// statement ending at offset end: past the ";" and the white space after
-// it. 0 means the end of the file.
-func scannerLine(src *lang.Source, end int) int {
-	t := src.Text
-	i := end
-	for i < len(t) && t[i] != ';' && t[i] != '}' {
-		i++
-	}
-	if i < len(t) {
-		i++
-	}
-	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
-		i++
-	}
-	if i >= len(t) {
-		return 0
-	}
-	return src.Pos(i).Line
-}
-
-// pmieWhere is where pmie says an error is: "near line N of file F".
-func pmieWhere(file string, line int) string {
-	switch {
-	case line == 0:
-		return "at end of file"
-	case file == "":
-		return fmt.Sprintf("near line %d of standard input", line)
-	}
-	return fmt.Sprintf("near line %d of file %s", line, file)
+	return rules.CompileText(comp, name, text, rules.Loading{
+		Errs:   stderr,
+		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
+		Prefetch: func(stmts []*lang.Stmt) func() {
+			src.prefetch(stmts)
+			return src.cool
+		},
+		Stop: func() bool { return src.fatal != nil },
+	})
 }
