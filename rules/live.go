@@ -299,9 +299,12 @@ func (e *Engine) fetchLive(t *task) {
 		lh.done = make(chan error, 1)
 		lh.mu.Unlock()
 		started = append(started, h)
-		go func(h *hostFetch, ctx pmapi.Context, done chan error) {
-			done <- ctx.Fetch(h.ids, &h.result)
-		}(h, h.ctx, lh.done)
+		go func(h *hostFetch, ctx pmapi.Context, done chan error, c *hostCounters) {
+			start := time.Now()
+			err := ctx.Fetch(h.ids, &h.result)
+			c.fetched(time.Since(start), err)
+			done <- err
+		}(h, h.ctx, lh.done, e.stats.host(h.conn))
 	}
 	timedOut := false
 	for _, h := range started {

@@ -18,6 +18,9 @@ type Candidate struct {
 	// (alerting, schedules) at the moment the rules switch: on the
 	// engine's goroutine, between two evaluations.
 	Apply func()
+	// Discard, if set, releases what the candidate holds if it is never
+	// put in force.
+	Discard func()
 	// Files are the files the configuration was read from, which a
 	// Watcher watches.
 	Files []string

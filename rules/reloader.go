@@ -109,6 +109,9 @@ func (r *Reloader) reload(reason string, onlyChanged bool) error {
 	sum, _ := checksum(c.Files)
 	res, ok := <-r.eng.Reload(c)
 	if !ok {
+		if c.Discard != nil {
+			c.Discard()
+		}
 		err := errors.New("pmie is stopping")
 		r.last.Store(&ReloadStatus{Time: r.now(), Reason: reason, Err: err})
 		return err

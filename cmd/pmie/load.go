@@ -49,8 +49,9 @@ func errnoText(err error) string {
 	return s
 }
 
-// loadRules reads the rule files (or standard input) and compiles them.
-func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer) bool {
+// loadRules reads the rule files (or standard input) and compiles them;
+// keyFiles, if not nil, is told the file of each rule (by key).
+func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, keyFiles map[string]string) bool {
 	files := s.files
 	if s.configFile != "" {
 		files = []string{s.configFile}
@@ -61,7 +62,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
 			return false
 		}
-		compileText(comp, src, "", string(text), stderr)
+		compileText(comp, src, "", string(text), stderr, keyFiles)
 		return src.fatal == nil
 	}
 	for _, f := range files {
@@ -75,7 +76,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			fmt.Fprintf(stderr, "%s: cannot open config file %s\n", prog, path)
 			continue
 		}
-		if !compileText(comp, src, path, string(text), stderr) {
+		if !compileText(comp, src, path, string(text), stderr, keyFiles) {
 			return false
 		}
 	}
@@ -85,8 +86,13 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 // compileText parses one rule file and compiles its statements, printing
 // diagnostics as pmie does, in order. It stops, returning false, at an
 // archive that cannot be opened.
-func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) bool {
+func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) bool {
 	return rules.CompileText(comp, name, text, rules.Loading{
+		Compiled: func(_ *lang.Stmt, r *eval.Rule) {
+			if r != nil && keyFiles != nil {
+				keyFiles[r.Key] = name
+			}
+		},
 		Errs:   stderr,
 		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
 		Prefetch: func(stmts []*lang.Stmt) func() {

@@ -25,7 +25,8 @@ var allowed = map[string][]string{
 	"eval":    {"lang", "derive", "pmapi"},
 	"actions": {"lang", "pmapi"},
 	"rules":   {"lang", "derive", "eval", "actions", "pmapi"},
-	"notify":  {"actions"},
+	"notify":  {"actions", "internal/yamlcfg"},
+	"daemon":  {"lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
 }
 
 func topOf(rel string) string {
