@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
-	"github.com/gopcp/pmie/notify"
+	"github.com/gopcp/pmie/notify/alert"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -32,10 +33,32 @@ type Options struct {
 	MMVDir string
 	// Now is the real clock; nil is time.Now.
 	Now func() time.Time
+	// StartAlerter starts alerting on a configuration (file contents
+	// yaml) that has it.
+	StartAlerter func(s *wire.Settings, yaml []byte) Alerter
+}
+
+// Alerter is alerting as the Daemon drives it: routing and sending run
+// in pmie-notify, a process of its own (see rules/doc.go for why).
+type Alerter interface {
+	// Evaluated is told of an evaluation of rules with actions: their
+	// truths, bindings and the alerts of the actions they fired. It
+	// must not wait.
+	Evaluated(t time.Time, rules []wire.Rule)
+	// Removed is told of the rules a reload removed.
+	Removed(keys []string, t time.Time)
+	// Configure puts a new configuration in force (a reload).
+	Configure(s *wire.Settings, yaml []byte)
+	// Stats gives each receiver's counts, as last heard.
+	Stats() map[string]wire.ReceiverStats
+	// Close has what is queued sent (within the configuration's
+	// shutdown_timeout) and stops alerting, reporting alerts lost.
+	Close(ctx context.Context) error
 }
 
 // Daemon is what pmie runs beside its rules when it has a daemon
-// configuration: alerting (package notify), the HTTP endpoint, the
+// configuration or an HTTP endpoint: it feeds alerting (an Alerter) from
+// the engine's evaluations, serves the HTTP endpoint, keeps the
 // self-metrics as Prometheus text and as an MMV file, and the state of
 // the rules they show. It is configured again at each reload (Prepare,
 // then Apply as the rules switch).
@@ -44,12 +67,12 @@ type Daemon struct {
 	stats *rules.Stats
 	start time.Time
 
-	cfg      atomic.Pointer[Config]
-	notifier atomic.Pointer[notify.Notifier]
+	cfg      atomic.Pointer[wire.Settings]
+	alerter  atomic.Pointer[alerterBox]
 	reloader atomic.Pointer[rules.Reloader]
 	ready    atomic.Bool
 
-	fired map[string][]*notify.Alert // by rule, until its group is evaluated: engine goroutine only
+	fired map[string][]*alert.Alert // by rule, until its group is evaluated: engine goroutine only
 	view  *view
 
 	srvMu sync.Mutex
@@ -58,17 +81,21 @@ type Daemon struct {
 	bg    sync.WaitGroup // notifiers retired at reloads, still sending
 }
 
-// New starts a Daemon on cfg: alerting if cfg has it (and opt.Alerts),
-// the HTTP endpoint if an address is given, the MMV file if cfg names
-// one. stats are the engine's counts.
-func New(cfg *Config, stats *rules.Stats, opt Options) (*Daemon, error) {
+// alerterBox holds an Alerter for atomic access.
+type alerterBox struct{ Alerter }
+
+// New starts a Daemon on cfg (the daemon configuration's settings, and
+// yaml its file's contents): alerting if cfg has it (and opt.Alerts), the
+// HTTP endpoint if an address is given, the MMV file if cfg names one.
+// stats are the engine's counts.
+func New(cfg *wire.Settings, yaml []byte, stats *rules.Stats, opt Options) (*Daemon, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Log == nil {
 		opt.Log = func(rules.Level, string) {}
 	}
-	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), fired: map[string][]*notify.Alert{}, view: newView()}
+	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), fired: map[string][]*alert.Alert{}, view: newView()}
 	d.cfg.Store(cfg)
 	if addr := d.listenAddr(cfg); addr != "" {
 		srv, err := d.listen(addr)
@@ -77,8 +104,8 @@ func New(cfg *Config, stats *rules.Stats, opt Options) (*Daemon, error) {
 		}
 		d.srv = srv
 	}
-	if cfg.Alerting != nil && opt.Alerts {
-		d.notifier.Store(d.newNotifier(cfg.Alerting))
+	if cfg.Alerting && opt.Alerts && opt.StartAlerter != nil {
+		d.alerter.Store(&alerterBox{opt.StartAlerter(cfg, yaml)})
 	}
 	if cfg.MMV != "" && !opt.Replay {
 		d.mmv = newMMVExport(d, cfg.MMV)
@@ -87,15 +114,17 @@ func New(cfg *Config, stats *rules.Stats, opt Options) (*Daemon, error) {
 	return d, nil
 }
 
-// newNotifier starts alerting.
-func (d *Daemon) newNotifier(cfg *notify.Config) *notify.Notifier {
-	return notify.New(cfg, notify.Options{Replay: d.opt.Replay,
-		Log: func(msg string) { d.opt.Log(rules.Error, msg) }})
+// alerting is the Alerter in force, or nil.
+func (d *Daemon) alerting() Alerter {
+	if b := d.alerter.Load(); b != nil {
+		return b.Alerter
+	}
+	return nil
 }
 
 // listenAddr is the HTTP endpoint's address: the command line's, else
 // the file's.
-func (d *Daemon) listenAddr(cfg *Config) string {
+func (d *Daemon) listenAddr(cfg *wire.Settings) string {
 	if d.opt.Listen != "" {
 		return d.opt.Listen
 	}
@@ -135,11 +164,10 @@ func (d *Daemon) Observe(cfg *rules.Config) {
 // it runs: the alert for it is made at once, while the rule's values are
 // current, and routed when the rule's evaluation is complete.
 func (d *Daemon) Fired(ev *actions.Event) {
-	n := d.notifier.Load()
-	if n == nil {
+	if d.alerting() == nil {
 		return
 	}
-	d.fired[ev.Rule] = append(d.fired[ev.Rule], n.AlertFor(ev))
+	d.fired[ev.Rule] = append(d.fired[ev.Rule], alert.FromEvent(ev, nil))
 }
 
 // timeOf converts seconds since the epoch to a time.Time.
@@ -152,41 +180,47 @@ func timeOf(sec float64) time.Time {
 func (d *Daemon) evaluated(now float64, rs []*eval.Rule) {
 	d.ready.Store(true)
 	t := timeOf(now)
-	n := d.notifier.Load()
+	a := d.alerting()
 	watched := d.Addr() != ""
+	var states []wire.Rule
 	for _, r := range rs {
 		if watched {
 			d.view.record(r, t)
 		}
-		if n == nil || !r.HasActions() {
+		if a == nil || !r.HasActions() {
 			continue
 		}
-		fired := d.fired[r.Name]
-		if fired != nil {
+		st := wire.Rule{Key: r.Key, Name: r.Name, Truth: truthOf(r.Truth()), Fired: d.fired[r.Name]}
+		if st.Fired != nil {
 			delete(d.fired, r.Name)
 		}
-		n.Evaluated(&notify.Evaluation{Key: r.Key, Rule: r.Name, Time: t, Truth: truthOf(r.Truth()),
-			Bindings: func() []notify.Binding { return bindingsOf(r) }, Fired: fired})
+		if st.Truth == wire.True {
+			st.Bindings = bindingsOf(r)
+		}
+		states = append(states, st)
+	}
+	if len(states) > 0 {
+		a.Evaluated(t, states)
 	}
 }
 
-// truthOf is an evaluation's truth for notify.
-func truthOf(t eval.Truth) notify.Truth {
+// truthOf is an evaluation's truth for alerting.
+func truthOf(t eval.Truth) int {
 	switch t {
 	case eval.True:
-		return notify.True
+		return wire.True
 	case eval.False:
-		return notify.False
+		return wire.False
 	}
-	return notify.Unknown
+	return wire.Unknown
 }
 
-// bindingsOf gives r's bindings for notify.
-func bindingsOf(r *eval.Rule) []notify.Binding {
+// bindingsOf gives r's bindings for alerting.
+func bindingsOf(r *eval.Rule) []alert.Binding {
 	bs := r.Bindings()
-	out := make([]notify.Binding, len(bs))
+	out := make([]alert.Binding, len(bs))
 	for i, b := range bs {
-		out[i] = notify.Binding{Host: b.Host, Inst: b.Inst, Value: b.Value}
+		out[i] = alert.Binding{Host: b.Host, Inst: b.Inst, Value: b.Value}
 	}
 	return out
 }
@@ -198,15 +232,16 @@ func (d *Daemon) removed(rs []*eval.Rule, now float64) {
 		keys[i] = r.Key
 	}
 	d.view.remove(keys)
-	if n := d.notifier.Load(); n != nil {
-		n.Removed(keys, timeOf(now))
+	if a := d.alerting(); a != nil {
+		a.Removed(keys, timeOf(now))
 	}
 }
 
 // Prepared is a configuration made ready to be put in force by a reload:
 // what could fail (taking the HTTP endpoint's new address) is done.
 type Prepared struct {
-	cfg   *Config
+	cfg   *wire.Settings
+	yaml  []byte
 	srv   *server // a new HTTP endpoint, when its address changes
 	files map[string]string
 }
@@ -214,8 +249,8 @@ type Prepared struct {
 // Prepare gets cfg ready to replace the configuration in force; files
 // says which file each rule (by key) came from, for the API. The result
 // must be given to Apply or Discard.
-func (d *Daemon) Prepare(cfg *Config, files map[string]string) (*Prepared, error) {
-	p := &Prepared{cfg: cfg, files: files}
+func (d *Daemon) Prepare(cfg *wire.Settings, yaml []byte, files map[string]string) (*Prepared, error) {
+	p := &Prepared{cfg: cfg, yaml: yaml, files: files}
 	if addr := d.listenAddr(cfg); addr != "" && (addr != d.listenAddr(d.cfg.Load()) || d.Addr() == "") {
 		srv, err := d.listen(addr)
 		if err != nil {
@@ -254,19 +289,19 @@ func (d *Daemon) Apply(p *Prepared) {
 			}()
 		}
 	}
-	n := d.notifier.Load()
+	a := d.alerting()
 	switch {
-	case cfg.Alerting != nil && !d.opt.Alerts:
-	case cfg.Alerting != nil && n != nil:
-		n.Apply(cfg.Alerting)
-	case cfg.Alerting != nil:
-		d.notifier.Store(d.newNotifier(cfg.Alerting))
-	case n != nil:
-		d.notifier.Store(nil)
+	case !cfg.Alerting && a == nil, !d.opt.Alerts, d.opt.StartAlerter == nil:
+	case cfg.Alerting && a != nil:
+		a.Configure(cfg, p.yaml)
+	case cfg.Alerting:
+		d.alerter.Store(&alerterBox{d.opt.StartAlerter(cfg, p.yaml)})
+	default:
+		d.alerter.Store(nil)
 		d.bg.Add(1)
 		go func() {
 			defer d.bg.Done()
-			if err := n.Close(context.Background()); err != nil {
+			if err := a.Close(context.Background()); err != nil {
 				d.opt.Log(rules.Error, err.Error())
 			}
 		}()
@@ -294,8 +329,8 @@ func (d *Daemon) Close(ctx context.Context) error {
 		srv.close(ctx)
 	}
 	var err error
-	if n := d.notifier.Load(); n != nil {
-		err = n.Close(ctx)
+	if a := d.alerting(); a != nil {
+		err = a.Close(ctx)
 	}
 	d.bg.Wait()
 	if d.mmv != nil {

@@ -270,8 +270,8 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 				Value: a.Value, Since: a.ActiveAt.Local().Format(stamp)})
 		}
 	}
-	if n := d.notifier.Load(); n != nil {
-		st := n.Stats()
+	if a := d.alerting(); a != nil {
+		st := a.Stats()
 		for _, name := range sortedNames(st) {
 			s := st[name]
 			page.Receivers = append(page.Receivers, statusReceiver{name, s.Sent, s.Failed, s.Dropped, s.Waiting})

@@ -143,11 +143,11 @@ func (d *Daemon) gatherReceivers(add func(*family) *family) {
 	failed := fam("pmie_alerts_failed_total", "Alerts each receiver failed to send", "receiver.failed", true)
 	dropped := fam("pmie_alerts_dropped_total", "Alerts dropped, each receiver's queue being full", "receiver.dropped", true)
 	queued := fam("pmie_alerts_queue_length", "Alerts waiting for each receiver", "receiver.queued", false)
-	n := d.notifier.Load()
-	if n == nil {
+	a := d.alerting()
+	if a == nil {
 		return
 	}
-	st := n.Stats()
+	st := a.Stats()
 	for _, name := range sortedNames(st) {
 		s := st[name]
 		l := []string{"receiver", name}

@@ -46,6 +46,10 @@ type Evaluation struct {
 	Bindings func() []Binding
 	// Fired are the alerts for the actions the rule fired.
 	Fired []*Alert
+	// Resume says Fired were sent before (to a notifier that stopped):
+	// they are routed only to be tracked for Alertmanager, not sent
+	// again to exec and webhook receivers.
+	Resume bool
 }
 
 // tracked is the Alertmanager alerts of one rule.
@@ -92,7 +96,9 @@ func (n *Notifier) Evaluated(ev *Evaluation) {
 			switch {
 			case r == nil:
 			case r.q != nil:
-				r.push(a, n.log)
+				if !ev.Resume {
+					r.push(a, n.log)
+				}
 			default:
 				am = alert.AppendNew(am, name)
 				last = a

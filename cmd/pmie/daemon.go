@@ -14,6 +14,7 @@ import (
 
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/daemon"
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/lang"
@@ -28,14 +29,14 @@ import (
 // reload as a transaction (rules.Reloader) on SIGUSR1, on POST /-/reload
 // and, with a daemon configuration, when one of its files changes.
 
-// readDaemonConfig reads the --yaml-config file, taking from it what the
-// command line does not say.
+// readDaemonConfig has pmie-notify read and check the --yaml-config
+// file, and takes from it what the command line does not say.
 func (p *session) readDaemonConfig() error {
-	cfg, err := daemon.Load(p.s.yamlFile)
+	cfg, yaml, err := readSettings(p.s.yamlFile)
 	if err != nil {
 		return err
 	}
-	p.dcfg = cfg
+	p.dcfg, p.dyaml = cfg, yaml
 	s := &p.s
 	if s.configFile == "" && len(s.files) == 0 && len(cfg.RuleFiles) > 0 {
 		s.files, p.yamlRules = cfg.RuleFiles, true
@@ -47,6 +48,20 @@ func (p *session) readDaemonConfig() error {
 		s.interval = cfg.Interval
 	}
 	return nil
+}
+
+// readSettings reads the daemon configuration file and has pmie-notify
+// check it; it returns the settings and the file's contents.
+func readSettings(file string) (*wire.Settings, []byte, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the daemon configuration: %w", err)
+	}
+	cfg, err := checkDaemonConfig(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, data, nil
 }
 
 // loadDerivedFiles loads PCP's derived metrics and those of the daemon
@@ -91,11 +106,24 @@ func readFiles(files []string) []byte {
 func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemon.Daemon, error) {
 	dcfg := p.dcfg
 	if dcfg == nil {
-		dcfg = &daemon.Config{} // --web.listen-address alone
+		dcfg = &wire.Settings{} // --web.listen-address alone
 	}
 	log := &logger{w: p.msgs, pid: p.log.pid}
-	d, err := daemon.New(dcfg, cfg.Stats, daemon.Options{Log: log.notify, Listen: p.s.listen,
-		Alerts: !p.src.archive || p.s.replayAlerts, Replay: p.src.archive})
+	var startErr error
+	start := func(s *wire.Settings, yaml []byte) daemon.Alerter {
+		h, err := startHelper(s.File, yaml, p.src.archive, func(msg string) { log.notify(rules.Error, msg) })
+		if err != nil {
+			startErr = err
+			return nil
+		}
+		return h
+	}
+	d, err := daemon.New(dcfg, p.dyaml, cfg.Stats, daemon.Options{Log: log.notify, Listen: p.s.listen,
+		Alerts: !p.src.archive || p.s.replayAlerts, Replay: p.src.archive, StartAlerter: start})
+	if err == nil && startErr != nil {
+		d.Close(context.Background())
+		err = startErr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +219,11 @@ func (p *session) ruleFiles() []string {
 // them all, changing nothing; the candidate's Apply puts them in force.
 func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 	return func() (*rules.Candidate, error) {
-		cfg := p.dcfg
+		cfg, yaml := p.dcfg, p.dyaml
 		var errs []string
 		if p.s.yamlFile != "" {
 			var err error
-			if cfg, err = daemon.Load(p.s.yamlFile); err != nil {
+			if cfg, yaml, err = readSettings(p.s.yamlFile); err != nil {
 				return nil, err
 			}
 		}
@@ -224,7 +252,7 @@ func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 		keyFiles := map[string]string{}
 		files := []string{}
 		if p.s.yamlFile != "" {
-			files = append(files, cfg.Files()[0])
+			files = append(files, cfg.File)
 		}
 		for _, f := range rulesFrom {
 			path, err := findConfig(f)
@@ -258,7 +286,7 @@ func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 		var prepared *daemon.Prepared
 		if d != nil && cfg != nil {
 			var err error
-			if prepared, err = d.Prepare(cfg, keyFiles); err != nil {
+			if prepared, err = d.Prepare(cfg, yaml, keyFiles); err != nil {
 				return nil, err
 			}
 		}
@@ -268,7 +296,7 @@ func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 				p.derivedSum = sum
 				p.forks = append(p.forks, src)
 			}
-			p.dcfg = cfg
+			p.dcfg, p.dyaml = cfg, yaml
 			if prepared != nil {
 				d.Apply(prepared)
 			}

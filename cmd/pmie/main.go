@@ -18,6 +18,7 @@ import (
 
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/daemon"
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
@@ -166,7 +167,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			case "yaml-config", "route-alerts":
 				s.yamlFile = ev.Arg
 			case "web.listen-address":
-				if err := daemon.CheckListen(ev.Arg); err != nil {
+				if err := wire.CheckListen(ev.Arg); err != nil {
 					fail("--web.listen-address: " + err.Error())
 				}
 				s.listen = ev.Arg
@@ -290,7 +291,8 @@ type session struct {
 	program  *eval.Program
 	keyFiles map[string]string // the file of each rule, by key
 
-	dcfg       *daemon.Config // --yaml-config
+	dcfg       *wire.Settings // --yaml-config's
+	dyaml      []byte         // its contents
 	yamlRules  bool           // the rule files are the daemon configuration's
 	derivedSum []byte         // contents of the derived files in use
 	cur        atomic.Pointer[sources]

@@ -1,38 +1,29 @@
-package daemon
+// Package config reads and checks pmie's daemon configuration file (for
+// pmie-notify, which pmie asks to read it): rule files, derived metric
+// files, sources, the HTTP endpoint, the MMV file, and alerting (package
+// notify's keys), with viper, and the PMIE_* environment variables that
+// override them. Every problem is reported with its place.
+package config
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/internal/yamlcfg"
 	"github.com/gopcp/pmie/notify"
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// Config is the daemon's configuration file, checked.
+// Config is the daemon's configuration file, checked. Of its settings,
+// the rule files and derived metric files are absolute (names in the
+// file are taken from its directory); Listen is the HTTP endpoint's
+// host:port ("" for none), MMV the MMV file's name ("" for none), Watch
+// whether pmie reloads when a file changes.
 type Config struct {
-	File string // where it was read from
-
-	// RuleFiles and DerivedFiles are the pmie rule files and derived
-	// metric files (absolute; relative names in the file are taken from
-	// its directory).
-	RuleFiles    []string
-	DerivedFiles []string
-
-	// Sources: the default host (pmcd host specification), the embedded
-	// collector instead, and the default sample interval (as -t takes it).
-	Host     string
-	Local    bool
-	Interval string
-
-	Listen string // HTTP endpoint's host:port; "" for none
-	MMV    string // name of the MMV file (mmv.NAME.*); "" for none
-	Watch  bool   // reload when a file changes
-
+	wire.Settings
 	Alerting *notify.Config // nil: no alerting
 }
 
@@ -68,7 +59,7 @@ func Parse(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	d.Unknown(m, "", append(append([]string{}, topKeys...), notify.Keys...))
-	cfg := &Config{File: file, MMV: DefaultMMV, Watch: true}
+	cfg := &Config{Settings: wire.Settings{File: file, MMV: DefaultMMV, Watch: true}}
 	dir := filepath.Dir(file)
 	cfg.RuleFiles = files(d, m, "rule_files", dir)
 	cfg.DerivedFiles = files(d, m, "derived_files", dir)
@@ -88,7 +79,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	if h := d.Mapping(m, "", "http"); h != nil {
 		d.Unknown(h, "http", []string{"listen_address"})
 		if cfg.Listen = d.Str(h, "http", "listen_address"); cfg.Listen != "" {
-			if err := CheckListen(cfg.Listen); err != nil {
+			if err := wire.CheckListen(cfg.Listen); err != nil {
 				d.Errorf("http.listen_address", "%v", err)
 			}
 		}
@@ -102,8 +93,12 @@ func Parse(file string, data []byte) (*Config, error) {
 	}
 	d.Bool(m, "", "watch", &cfg.Watch)
 	cfg.Alerting = notify.Decode(d, m)
+	cfg.Settings.Alerting = cfg.Alerting != nil
 	if err := d.Err(); err != nil {
 		return nil, err
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		cfg.File = abs
 	}
 	return cfg, nil
 }
@@ -129,28 +124,4 @@ func files(d *yamlcfg.Decoder, m map[string]any, key, dir string) []string {
 		}
 	}
 	return out
-}
-
-// CheckListen checks an HTTP endpoint's address: host:port, or :port.
-func CheckListen(addr string) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("not HOST:PORT: %q", addr)
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return fmt.Errorf("port must be from 0 to 65535, not %q", port)
-	}
-	return nil
-}
-
-// Files are the files the configuration was read from: the file itself,
-// the rule files and the derived metric files.
-func (c *Config) Files() []string {
-	abs, err := filepath.Abs(c.File)
-	if err != nil {
-		abs = c.File
-	}
-	out := []string{abs}
-	out = append(out, c.RuleFiles...)
-	return append(out, c.DerivedFiles...)
 }

@@ -1,0 +1,264 @@
+// Command pmie-notify reads pmie's daemon configuration and routes and
+// sends the alerts pmie hands it.
+//
+//	pmie-notify -C [-stdin] FILE
+//	pmie-notify [-replay] FILE
+//
+// With -C it reads and checks the daemon configuration FILE (with
+// -stdin, its contents come on standard input: what pmie read) and
+// prints the settings pmie needs as JSON (package daemon/wire); problems
+// go to standard error, one a line, with their places, and the status is
+// 1.
+//
+// Otherwise pmie (pmie --yaml-config FILE) runs it and supervises it:
+// pmie writes messages to its standard input, one JSON object a line
+// (evaluations of rules with actions and the alerts they fired, rules
+// removed, a new configuration at a reload, pings), and it answers on its
+// standard output (receivers' counts, pongs). It routes the alerts as the
+// configuration says and keeps Alertmanager told of the rules' alerts
+// (package notify). At the end of its input it sends what is still
+// queued, within the file's shutdown_timeout, and exits. Its messages go
+// to standard error, one a line, which pmie logs as its own.
+//
+// It leaves SIGINT, SIGHUP and SIGTERM to pmie: the end of its input,
+// when pmie exits for whatever reason, is what stops it, so no queued
+// alert is lost to a signal meant for pmie.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"reflect"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/pmie/daemon/config"
+	"github.com/gopcp/pmie/daemon/wire"
+	"github.com/gopcp/pmie/notify"
+)
+
+const prog = "pmie-notify"
+
+func main() {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "%s: internal error: %v\n", prog, r)
+			os.Exit(2)
+		}
+	}()
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, in io.Reader, out, stderr io.Writer) int {
+	check, stdin, replay := false, false, false
+	for len(args) > 0 {
+		switch args[0] {
+		case "-C":
+			check = true
+		case "-stdin":
+			stdin = true
+		case "-replay":
+			replay = true
+		default:
+			goto done
+		}
+		args = args[1:]
+	}
+done:
+	if len(args) != 1 || (stdin && !check) {
+		fmt.Fprintf(stderr, "Usage: %s -C [-stdin] FILE\n       %s [-replay] FILE\n", prog, prog)
+		return 1
+	}
+	file := args[0]
+	var cfg *config.Config
+	var err error
+	if stdin {
+		var data []byte
+		if data, err = io.ReadAll(in); err == nil {
+			cfg, err = config.Parse(file, data)
+		}
+	} else {
+		cfg, err = config.Load(file)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s\n", err)
+		return 1
+	}
+	if check {
+		b, _ := json.Marshal(cfg.Settings)
+		fmt.Fprintf(out, "%s\n", b)
+		return 0
+	}
+	return serve(cfg, replay, in, out, stderr)
+}
+
+// serve runs alerting on cfg, driven by pmie's messages on in, until
+// their end.
+func serve(cfg *config.Config, replay bool, in io.Reader, out, stderr io.Writer) int {
+	logs := make(chan string, 64)
+	logged := make(chan struct{})
+	go func() {
+		// one writer, so that lines from the receivers never interleave
+		for msg := range logs {
+			fmt.Fprintln(stderr, msg)
+		}
+		close(logged)
+	}()
+	log := func(msg string) { logs <- msg }
+	s := &session{cfg: cfg, out: json.NewEncoder(out), log: log}
+	if cfg.Alerting == nil {
+		cfg.Alerting = &notify.Config{File: cfg.File, ShutdownTimeout: notify.DefaultShutdownTimeout, Location: time.Local}
+	}
+	s.n = notify.New(cfg.Alerting, notify.Options{Log: log, Replay: replay})
+	stop := s.reportStats()
+	readErr := s.read(in)
+	stop()
+	status := 0
+	if err := s.n.Close(context.Background()); err != nil {
+		log(err.Error())
+		status = 1
+	}
+	s.sendStats()
+	if readErr != nil {
+		log(fmt.Sprintf("alerting: reading pmie's messages: %v", readErr))
+		status = 1
+	}
+	close(logs)
+	<-logged
+	return status
+}
+
+// session is pmie-notify serving pmie.
+type session struct {
+	cfg *config.Config
+	n   *notify.Notifier
+	log func(string)
+
+	outMu sync.Mutex
+	out   *json.Encoder
+	last  map[string]wire.ReceiverStats
+}
+
+// read acts on pmie's messages until their end.
+func (s *session) read(in io.Reader) error {
+	r := bufio.NewReaderSize(in, 256<<10)
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if len(b) > 0 {
+			var m wire.Message
+			if jerr := json.Unmarshal(b, &m); jerr != nil {
+				s.log(fmt.Sprintf("alerting: message %d from pmie: %v", line, jerr))
+			} else {
+				s.handle(&m)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// handle acts on one message.
+func (s *session) handle(m *wire.Message) {
+	switch m.Type {
+	case "config":
+		cfg, err := config.Parse(m.File, m.YAML)
+		if err != nil {
+			s.log("alerting: the configuration pmie checked does not load here: " + err.Error())
+			return
+		}
+		s.cfg = cfg
+		if cfg.Alerting != nil {
+			s.n.Apply(cfg.Alerting)
+		}
+	case "eval", "resume":
+		s.evaluated(m, m.Type == "resume")
+	case "removed":
+		s.n.Removed(m.Keys, m.Time)
+	case "ping":
+		s.send(&wire.Message{Type: "pong", Seq: m.Seq})
+	default:
+		s.log(fmt.Sprintf("alerting: unknown message %q from pmie", m.Type))
+	}
+}
+
+// evaluated hands an evaluation to the notifier.
+func (s *session) evaluated(m *wire.Message, resume bool) {
+	var labels map[string]string
+	if s.cfg.Alerting != nil {
+		labels = s.cfg.Alerting.Labels
+	}
+	for i := range m.Rules {
+		r := &m.Rules[i]
+		for _, a := range r.Fired {
+			a.Labels = labels
+			if a.Labels == nil {
+				a.Labels = map[string]string{}
+			}
+		}
+		s.n.Evaluated(&notify.Evaluation{Key: r.Key, Rule: r.Name, Time: m.Time, Truth: notify.Truth(r.Truth),
+			Bindings: func() []notify.Binding { return r.Bindings }, Fired: r.Fired, Resume: resume})
+	}
+}
+
+// send writes a message to pmie.
+func (s *session) send(m *wire.Message) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.out.Encode(m)
+}
+
+// statsEvery is how often the receivers' counts are sent to pmie (when
+// they have changed).
+const statsEvery = time.Second
+
+// reportStats sends the receivers' counts to pmie as they change; stop
+// ends that.
+func (s *session) reportStats() (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(statsEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				s.sendStats()
+			}
+		}
+	}()
+	s.sendStats()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// sendStats sends the receivers' counts if they have changed.
+func (s *session) sendStats() {
+	st := s.n.Stats()
+	out := make(map[string]wire.ReceiverStats, len(st))
+	for name, r := range st {
+		out[name] = wire.ReceiverStats{Sent: r.Sent, Failed: r.Failed, Dropped: r.Dropped, Waiting: r.Waiting}
+	}
+	if s.last != nil && reflect.DeepEqual(out, s.last) {
+		return
+	}
+	s.last = out
+	s.send(&wire.Message{Type: "stats", Receivers: out})
+}
