@@ -2,10 +2,8 @@ package daemon
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"math"
-	"net"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,9 +19,6 @@ import (
 type Options struct {
 	// Log reports messages in pmie's log (from any goroutine).
 	Log func(level rules.Level, msg string)
-	// Listen is the HTTP endpoint's address given on the command line
-	// (--web.listen-address), which wins over the file's.
-	Listen string
 	// Alerts says whether alerts are sent (not when archives are read,
 	// unless --replay-alerts).
 	Alerts bool
@@ -33,13 +28,17 @@ type Options struct {
 	MMVDir string
 	// Now is the real clock; nil is time.Now.
 	Now func() time.Time
-	// StartAlerter starts alerting on a configuration (file contents
-	// yaml) that has it.
+	// StartAlerter starts pmie-notify on a configuration (file contents
+	// yaml) with alerting or the HTTP endpoint (whose address, listen,
+	// the command line may give).
 	StartAlerter func(s *wire.Settings, yaml []byte) Alerter
+	// Listen is the HTTP endpoint's address from the command line
+	// (--web.listen-address): it starts pmie-notify without alerting.
+	Listen string
 }
 
-// Alerter is alerting as the Daemon drives it: routing and sending run
-// in pmie-notify, a process of its own (see rules/doc.go for why).
+// Alerter is pmie-notify as the Daemon drives it: alerting and the HTTP
+// endpoint run there, a process of its own (see rules/doc.go for why).
 type Alerter interface {
 	// Evaluated is told of an evaluation of rules with actions: their
 	// truths, bindings and the alerts of the actions they fired. It
@@ -57,11 +56,11 @@ type Alerter interface {
 }
 
 // Daemon is what pmie runs beside its rules when it has a daemon
-// configuration or an HTTP endpoint: it feeds alerting (an Alerter) from
-// the engine's evaluations, serves the HTTP endpoint, keeps the
-// self-metrics as Prometheus text and as an MMV file, and the state of
-// the rules they show. It is configured again at each reload (Prepare,
-// then Apply as the rules switch).
+// configuration or an HTTP endpoint: it feeds pmie-notify (an Alerter)
+// from the engine's evaluations, keeps the state of the rules that the
+// HTTP endpoint shows (Snapshot), and pmie's own metrics as an MMV file.
+// It is configured again at each reload (Prepare, then Apply as the rules
+// switch).
 type Daemon struct {
 	opt   Options
 	stats *rules.Stats
@@ -75,19 +74,17 @@ type Daemon struct {
 	fired map[string][]*alert.Alert // by rule, until its group is evaluated: engine goroutine only
 	view  *view
 
-	srvMu sync.Mutex
-	srv   *server
-	mmv   *mmvExport
-	bg    sync.WaitGroup // notifiers retired at reloads, still sending
+	mmv *mmvExport
+	bg  sync.WaitGroup // pmie-notify retired at a reload, still sending
 }
 
 // alerterBox holds an Alerter for atomic access.
 type alerterBox struct{ Alerter }
 
 // New starts a Daemon on cfg (the daemon configuration's settings, and
-// yaml its file's contents): alerting if cfg has it (and opt.Alerts), the
-// HTTP endpoint if an address is given, the MMV file if cfg names one.
-// stats are the engine's counts.
+// yaml its file's contents): pmie-notify if cfg has alerting (and
+// opt.Alerts) or an HTTP endpoint, the MMV file if cfg names one. stats
+// are the engine's counts.
 func New(cfg *wire.Settings, yaml []byte, stats *rules.Stats, opt Options) (*Daemon, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -97,15 +94,12 @@ func New(cfg *wire.Settings, yaml []byte, stats *rules.Stats, opt Options) (*Dae
 	}
 	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), fired: map[string][]*alert.Alert{}, view: newView()}
 	d.cfg.Store(cfg)
-	if addr := d.listenAddr(cfg); addr != "" {
-		srv, err := d.listen(addr)
-		if err != nil {
-			return nil, err
+	if d.wantsHelper(cfg) {
+		a := opt.StartAlerter(cfg, yaml)
+		if a == nil {
+			return nil, errors.New("cannot start pmie-notify")
 		}
-		d.srv = srv
-	}
-	if cfg.Alerting && opt.Alerts && opt.StartAlerter != nil {
-		d.alerter.Store(&alerterBox{opt.StartAlerter(cfg, yaml)})
+		d.alerter.Store(&alerterBox{a})
 	}
 	if cfg.MMV != "" && !opt.Replay {
 		d.mmv = newMMVExport(d, cfg.MMV)
@@ -122,24 +116,14 @@ func (d *Daemon) alerting() Alerter {
 	return nil
 }
 
-// listenAddr is the HTTP endpoint's address: the command line's, else
-// the file's.
-func (d *Daemon) listenAddr(cfg *wire.Settings) string {
-	if d.opt.Listen != "" {
-		return d.opt.Listen
-	}
-	return cfg.Listen
+// wantsHelper says whether cfg needs pmie-notify: for alerting, or for
+// the HTTP endpoint.
+func (d *Daemon) wantsHelper(cfg *wire.Settings) bool {
+	return d.opt.StartAlerter != nil && ((cfg.Alerting && d.opt.Alerts) || d.listening(cfg))
 }
 
-// Addr is the HTTP endpoint's address, or "" if there is none.
-func (d *Daemon) Addr() string {
-	d.srvMu.Lock()
-	defer d.srvMu.Unlock()
-	if d.srv == nil {
-		return ""
-	}
-	return d.srv.ln.Addr().String()
-}
+// listening says whether cfg has an HTTP endpoint.
+func (d *Daemon) listening(cfg *wire.Settings) bool { return d.opt.Listen != "" || cfg.Listen != "" }
 
 // SetFiles records which file each rule (by key) came from, for the API.
 func (d *Daemon) SetFiles(files map[string]string) { d.view.setFiles(files) }
@@ -181,13 +165,13 @@ func (d *Daemon) evaluated(now float64, rs []*eval.Rule) {
 	d.ready.Store(true)
 	t := timeOf(now)
 	a := d.alerting()
-	watched := d.Addr() != ""
+	watched := d.listening(d.cfg.Load())
 	var states []wire.Rule
 	for _, r := range rs {
 		if watched {
 			d.view.record(r, t)
 		}
-		if a == nil || !r.HasActions() {
+		if a == nil || !r.HasActions() || !d.cfg.Load().Alerting || !d.opt.Alerts {
 			continue
 		}
 		st := wire.Rule{Key: r.Key, Name: r.Name, Truth: truthOf(r.Truth()), Fired: d.fired[r.Name]}
@@ -237,37 +221,23 @@ func (d *Daemon) removed(rs []*eval.Rule, now float64) {
 	}
 }
 
-// Prepared is a configuration made ready to be put in force by a reload:
-// what could fail (taking the HTTP endpoint's new address) is done.
+// Prepared is a configuration ready to be put in force by a reload.
 type Prepared struct {
 	cfg   *wire.Settings
 	yaml  []byte
-	srv   *server // a new HTTP endpoint, when its address changes
 	files map[string]string
 }
 
-// Prepare gets cfg ready to replace the configuration in force; files
-// says which file each rule (by key) came from, for the API. The result
-// must be given to Apply or Discard.
+// Prepare gets cfg (and its file's contents, yaml) ready to replace the
+// configuration in force; files says which file each rule (by key) came
+// from, for the API. The result must be given to Apply or Discard.
 func (d *Daemon) Prepare(cfg *wire.Settings, yaml []byte, files map[string]string) (*Prepared, error) {
-	p := &Prepared{cfg: cfg, yaml: yaml, files: files}
-	if addr := d.listenAddr(cfg); addr != "" && (addr != d.listenAddr(d.cfg.Load()) || d.Addr() == "") {
-		srv, err := d.listen(addr)
-		if err != nil {
-			return nil, err
-		}
-		p.srv = srv
-	}
-	return p, nil
+	return &Prepared{cfg: cfg, yaml: yaml, files: files}, nil
 }
 
 // Discard releases what Prepare took, for a configuration not put in
 // force.
-func (d *Daemon) Discard(p *Prepared) {
-	if p.srv != nil {
-		p.srv.close(context.Background())
-	}
-}
+func (d *Daemon) Discard(p *Prepared) {}
 
 // Apply puts a prepared configuration in force (on the engine's
 // goroutine, as the rules switch).
@@ -276,27 +246,16 @@ func (d *Daemon) Apply(p *Prepared) {
 	cfg := p.cfg
 	d.cfg.Store(cfg)
 	d.view.setFiles(p.files)
-	if p.srv != nil || d.listenAddr(cfg) == "" {
-		d.srvMu.Lock()
-		prev := d.srv
-		d.srv = p.srv
-		d.srvMu.Unlock()
-		if prev != nil {
-			d.bg.Add(1)
-			go func() {
-				defer d.bg.Done()
-				prev.close(context.Background())
-			}()
-		}
-	}
 	a := d.alerting()
+	want := d.wantsHelper(cfg)
 	switch {
-	case !cfg.Alerting && a == nil, !d.opt.Alerts, d.opt.StartAlerter == nil:
-	case cfg.Alerting && a != nil:
+	case want && a != nil:
 		a.Configure(cfg, p.yaml)
-	case cfg.Alerting:
-		d.alerter.Store(&alerterBox{d.opt.StartAlerter(cfg, p.yaml)})
-	default:
+	case want:
+		if a = d.opt.StartAlerter(cfg, p.yaml); a != nil {
+			d.alerter.Store(&alerterBox{a})
+		}
+	case a != nil:
 		d.alerter.Store(nil)
 		d.bg.Add(1)
 		go func() {
@@ -317,17 +276,10 @@ func (d *Daemon) Apply(p *Prepared) {
 	}
 }
 
-// Close stops the HTTP endpoint, removes the MMV file, and has alerting
-// send what it holds (within its shutdown_timeout); it reports alerts
+// Close removes the MMV file and stops pmie-notify, which first sends
+// the alerts it holds (within the shutdown_timeout); it reports alerts
 // lost.
 func (d *Daemon) Close(ctx context.Context) error {
-	d.srvMu.Lock()
-	srv := d.srv
-	d.srv = nil
-	d.srvMu.Unlock()
-	if srv != nil {
-		srv.close(ctx)
-	}
 	var err error
 	if a := d.alerting(); a != nil {
 		err = a.Close(ctx)
@@ -339,43 +291,53 @@ func (d *Daemon) Close(ctx context.Context) error {
 	return err
 }
 
+// Snapshot is pmie's state for the HTTP endpoint and the MMV file; with
+// views, each rule's state at its last evaluation too.
+func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
+	t := d.stats.Totals()
+	s := &wire.Snapshot{Start: d.start, Ready: d.ready.Load(),
+		Totals: wire.Totals{NumRules: t.NumRules, Counts: wire.Counts{Evaluations: t.Evaluations,
+			True: t.True, False: t.False, Unknown: t.Unknown, Actions: t.Actions}}}
+	rs := d.stats.Rules()
+	if views {
+		s.Rules = d.view.snapshot(rs)
+	} else {
+		for _, c := range rs {
+			s.Rules = append(s.Rules, wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta,
+				Counts: wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}})
+		}
+	}
+	for _, h := range d.stats.Hosts() {
+		s.Hosts = append(s.Hosts, wire.HostCounts{Conn: h.Conn, Fetches: h.Fetches, Errors: h.Errors,
+			Seconds: h.Time.Seconds(), LastSec: h.Last.Seconds()})
+	}
+	if rl := d.reloader.Load(); rl != nil {
+		s.Reloads.OK, s.Reloads.Failed = rl.Counts()
+		if last := rl.Last(); last != nil {
+			s.Reloads.Last = last.Time
+			if last.Err != nil {
+				s.Reloads.LastError = last.Err.Error()
+			}
+		}
+	}
+	if a := d.alerting(); a != nil {
+		s.Receivers = a.Stats()
+	}
+	return s
+}
+
+// Reload reloads, as the HTTP endpoint asks.
+func (d *Daemon) Reload(reason string) error {
+	rl := d.reloader.Load()
+	if rl == nil {
+		return errors.New("pmie is not running rules it can reload (archives, or rules on standard input)")
+	}
+	return rl.Reload(reason)
+}
+
 // afterEval brings the MMV file up to date.
 func (d *Daemon) afterEval() {
 	if d.mmv != nil {
 		d.mmv.update(false)
 	}
-}
-
-// server is a running HTTP endpoint.
-type server struct {
-	ln   net.Listener
-	http *http.Server
-	done chan struct{}
-}
-
-// listen starts the HTTP endpoint on addr.
-func (d *Daemon) listen(addr string) (*server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--web.listen-address: %v", err)
-	}
-	s := &server{ln: ln, done: make(chan struct{}),
-		http: &http.Server{Handler: d.handler(), ReadHeaderTimeout: 10 * time.Second,
-			ReadTimeout: 30 * time.Second, WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln)
-	}()
-	return s, nil
-}
-
-// close stops the endpoint, letting requests in progress finish until
-// ctx is done.
-func (s *server) close(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if s.http.Shutdown(ctx) != nil {
-		s.http.Close()
-	}
-	<-s.done
 }

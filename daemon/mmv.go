@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/pmie/daemon/selfmetrics"
 	"github.com/gopcp/pmie/internal/mmv"
 	"github.com/gopcp/pmie/rules"
 )
@@ -68,7 +69,7 @@ func (m *mmvExport) update(now bool) {
 		return
 	}
 	m.last = t
-	fams := m.d.gather()
+	fams := selfmetrics.Families(m.d.Snapshot(false))
 	if key := mmvLayout(fams); key != m.layout || m.file == nil {
 		if err := m.create(fams); err != nil {
 			m.failed = true
@@ -79,16 +80,16 @@ func (m *mmvExport) update(now bool) {
 		m.layout = key
 	}
 	for _, f := range fams {
-		if f.mmv == "" {
+		if f.MMV == "" {
 			continue
 		}
-		for i := range f.samples {
-			s := &f.samples[i]
-			if v, ok := m.file.Value(f.mmv, f.instance(s)); ok {
-				if f.units == seconds {
-					v.SetFloat64(s.value)
+		for i := range f.Samples {
+			s := &f.Samples[i]
+			if v, ok := m.file.Value(f.MMV, f.Instance(s)); ok {
+				if f.Units == selfmetrics.Seconds {
+					v.SetFloat64(s.Value)
 				} else {
-					v.SetUint64(uint64(s.value))
+					v.SetUint64(uint64(s.Value))
 				}
 			}
 		}
@@ -96,16 +97,16 @@ func (m *mmvExport) update(now bool) {
 }
 
 // mmvLayout names the metrics and instances of the families.
-func mmvLayout(fams []*family) string {
+func mmvLayout(fams []*selfmetrics.Family) string {
 	var b strings.Builder
 	for _, f := range fams {
-		if f.mmv == "" {
+		if f.MMV == "" {
 			continue
 		}
-		b.WriteString(f.mmv)
-		for i := range f.samples {
+		b.WriteString(f.MMV)
+		for i := range f.Samples {
 			b.WriteByte(0)
-			b.WriteString(f.instance(&f.samples[i]))
+			b.WriteString(f.Instance(&f.Samples[i]))
 		}
 		b.WriteByte('\n')
 	}
@@ -113,35 +114,35 @@ func mmvLayout(fams []*family) string {
 }
 
 // create writes the file for the families' metrics and instances.
-func (m *mmvExport) create(fams []*family) error {
+func (m *mmvExport) create(fams []*selfmetrics.Family) error {
 	insts := map[string][]mmv.Instance{}
 	seen := map[string]map[string]bool{}
 	var metrics []mmv.Metric
 	for _, f := range fams {
-		if f.mmv == "" {
+		if f.MMV == "" {
 			continue
 		}
-		mt := mmv.Metric{Name: f.mmv, Item: mmvItems[f.mmv], Type: mmv.U64, Sem: mmv.Instant, Units: f.units,
-			Short: f.help}
-		if f.counter {
+		mt := mmv.Metric{Name: f.MMV, Item: mmvItems[f.MMV], Type: mmv.U64, Sem: mmv.Instant, Units: f.Units,
+			Short: f.Help}
+		if f.Counter {
 			mt.Sem = mmv.Counter
 		}
-		if f.units == seconds {
+		if f.Units == selfmetrics.Seconds {
 			mt.Type = mmv.Double
 		}
 		if mt.Short == "" {
-			mt.Short = strings.ReplaceAll(f.mmv, ".", " ")
+			mt.Short = strings.ReplaceAll(f.MMV, ".", " ")
 		}
-		if f.indom != "" {
-			mt.Indom = mmvIndoms[f.indom].serial
-			if seen[f.indom] == nil {
-				seen[f.indom] = map[string]bool{}
+		if f.Indom != "" {
+			mt.Indom = mmvIndoms[f.Indom].serial
+			if seen[f.Indom] == nil {
+				seen[f.Indom] = map[string]bool{}
 			}
-			for i := range f.samples {
-				name := f.instance(&f.samples[i])
-				if !seen[f.indom][name] {
-					seen[f.indom][name] = true
-					insts[f.indom] = append(insts[f.indom], mmv.Instance{ID: int32(len(insts[f.indom])), Name: name})
+			for i := range f.Samples {
+				name := f.Instance(&f.Samples[i])
+				if !seen[f.Indom][name] {
+					seen[f.Indom][name] = true
+					insts[f.Indom] = append(insts[f.Indom], mmv.Instance{ID: int32(len(insts[f.Indom])), Name: name})
 				}
 			}
 		}

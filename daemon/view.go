@@ -1,13 +1,12 @@
 package daemon
 
 import (
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/rules"
 )
 
 // view is what the HTTP endpoint shows of the rules: each rule's state
@@ -17,56 +16,40 @@ import (
 // became true).
 type view struct {
 	mu    sync.Mutex
-	rules map[string]*ruleView
+	rules map[string]*wire.RuleView
 	files map[string]string // rule key -> file it came from
 }
 
-// ruleView is one rule's state.
-type ruleView struct {
-	Name, Key string
-	Delta     float64
-	Alerting  bool // a rule with actions (not an expression)
-	Evaluated time.Time
-	Truth     eval.Truth
-	Since     time.Time // when it became true (zero unless true)
-	Value     string    // its value as -v prints it
-	Bindings  []bindingView
-}
-
-// bindingView is one host and instance making a rule true.
-type bindingView struct {
-	Host, Inst, Value string
-	Since             time.Time
-}
-
-func newView() *view { return &view{rules: map[string]*ruleView{}, files: map[string]string{}} }
+func newView() *view { return &view{rules: map[string]*wire.RuleView{}, files: map[string]string{}} }
 
 // record takes r's state after an evaluation at t.
 func (v *view) record(r *eval.Rule, t time.Time) {
-	truth := eval.Unknown
+	truth := wire.Unknown
 	var bs []eval.Binding
 	if r.HasActions() {
-		truth = r.Truth()
-		bs = r.Bindings()
+		truth = truthOf(r.Truth())
+		if truth == wire.True {
+			bs = r.Bindings()
+		}
 	}
 	value := string(r.Root.AppendValue(nil))
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	rv := v.rules[r.Key]
 	if rv == nil {
-		rv = &ruleView{Key: r.Key}
+		rv = &wire.RuleView{Key: r.Key}
 		v.rules[r.Key] = rv
 	}
 	rv.Name, rv.Delta, rv.Alerting, rv.Evaluated, rv.Value = r.Name, r.Delta, r.HasActions(), t, value
-	if truth == eval.Unknown {
+	if truth == wire.Unknown {
 		rv.Truth = truth
 		return // nothing is known: when it became true stays as it was
 	}
-	if truth != eval.True {
+	if truth != wire.True {
 		rv.Truth, rv.Since, rv.Bindings = truth, time.Time{}, nil
 		return
 	}
-	if rv.Truth != eval.True || rv.Since.IsZero() {
+	if rv.Truth != wire.True || rv.Since.IsZero() {
 		rv.Since = t
 	}
 	rv.Truth = truth
@@ -80,7 +63,7 @@ func (v *view) record(r *eval.Rule, t time.Time) {
 		if !ok {
 			since = t
 		}
-		rv.Bindings = append(rv.Bindings, bindingView{Host: b.Host, Inst: b.Inst, Value: b.Value, Since: since})
+		rv.Bindings = append(rv.Bindings, wire.BindingView{Host: b.Host, Inst: b.Inst, Value: b.Value, Since: since})
 	}
 }
 
@@ -103,60 +86,22 @@ func (v *view) setFiles(files map[string]string) {
 	v.mu.Unlock()
 }
 
-// snapshot copies the rules' states, in the order of names given (the
-// engine's), and the file of each.
-func (v *view) snapshot(keys []string) (out []ruleView, files []string) {
+// snapshot copies the rules' states, in the order of the engine's
+// counts, with the counts and the file of each.
+func (v *view) snapshot(counts []rules.RuleCounts) []wire.RuleView {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	for _, k := range keys {
-		rv := v.rules[k]
+	out := make([]wire.RuleView, 0, len(counts))
+	for _, c := range counts {
+		rv := v.rules[c.Key]
 		if rv == nil {
-			continue
+			rv = &wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta}
 		}
-		c := *rv
-		c.Bindings = append([]bindingView(nil), rv.Bindings...)
-		out = append(out, c)
-		files = append(files, v.files[k])
+		cp := *rv
+		cp.Bindings = append([]wire.BindingView(nil), rv.Bindings...)
+		cp.File = v.files[c.Key]
+		cp.Counts = wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}
+		out = append(out, cp)
 	}
-	return out, files
-}
-
-// text is the rule's text as written, from its key (name, text and
-// interval joined by NULs).
-func (r *ruleView) text() string {
-	parts := strings.Split(r.Key, "\x00")
-	if len(parts) >= 2 {
-		return parts[1]
-	}
-	return r.Key
-}
-
-// labels are the labels of the alert for binding b, as Alertmanager gets
-// them (without the file's labels).
-func (r *ruleView) labels(b bindingView) map[string]string {
-	l := map[string]string{"alertname": r.Name}
-	if b.Host != "" {
-		l["host"], l["instance"] = b.Host, b.Host
-	}
-	if b.Inst != "" {
-		l["pmie_instance"] = b.Inst
-	}
-	return l
-}
-
-// sortedLabels writes labels in order, for pages.
-func sortedLabels(l map[string]string) string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(k + "=" + strconv.Quote(l[k]))
-	}
-	return b.String()
+	return out
 }

@@ -2,7 +2,7 @@
 // sends the alerts pmie hands it.
 //
 //	pmie-notify -C [-stdin] FILE
-//	pmie-notify [-replay] FILE
+//	pmie-notify [-replay] [-listen HOST:PORT] [FILE]
 //
 // With -C it reads and checks the daemon configuration FILE (with
 // -stdin, its contents come on standard input: what pmie read) and
@@ -19,6 +19,10 @@
 // (package notify). At the end of its input it sends what is still
 // queued, within the file's shutdown_timeout, and exits. Its messages go
 // to standard error, one a line, which pmie logs as its own.
+//
+// With -listen (pmie's --web.listen-address), or the file's
+// http.listen_address, it also serves pmie's HTTP endpoint (package
+// daemon/web), asking pmie for the state it shows.
 //
 // It leaves SIGINT, SIGHUP and SIGTERM to pmie: the end of its input,
 // when pmie exits for whatever reason, is what stops it, so no queued
@@ -40,6 +44,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/daemon/config"
+	"github.com/gopcp/pmie/daemon/web"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/notify"
 )
@@ -58,7 +63,7 @@ func main() {
 }
 
 func run(args []string, in io.Reader, out, stderr io.Writer) int {
-	check, stdin, replay := false, false, false
+	check, stdin, replay, listen := false, false, false, ""
 	for len(args) > 0 {
 		switch args[0] {
 		case "-C":
@@ -67,26 +72,35 @@ func run(args []string, in io.Reader, out, stderr io.Writer) int {
 			stdin = true
 		case "-replay":
 			replay = true
+		case "-listen":
+			if len(args) < 2 {
+				args = nil
+				continue
+			}
+			listen, args = args[1], args[1:]
 		default:
 			goto done
 		}
 		args = args[1:]
 	}
 done:
-	if len(args) != 1 || (stdin && !check) {
-		fmt.Fprintf(stderr, "Usage: %s -C [-stdin] FILE\n       %s [-replay] FILE\n", prog, prog)
+	if len(args) > 1 || (len(args) == 0 && (check || listen == "")) || (stdin && !check) {
+		fmt.Fprintf(stderr, "Usage: %s -C [-stdin] FILE\n       %s [-replay] [-listen HOST:PORT] [FILE]\n", prog, prog)
 		return 1
 	}
-	file := args[0]
 	var cfg *config.Config
 	var err error
-	if stdin {
+	switch {
+	case len(args) == 0:
+		cfg = &config.Config{}
+	case stdin:
+		file := args[0]
 		var data []byte
 		if data, err = io.ReadAll(in); err == nil {
 			cfg, err = config.Parse(file, data)
 		}
-	} else {
-		cfg, err = config.Load(file)
+	default:
+		cfg, err = config.Load(args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s\n", err)
@@ -97,12 +111,12 @@ done:
 		fmt.Fprintf(out, "%s\n", b)
 		return 0
 	}
-	return serve(cfg, replay, in, out, stderr)
+	return serve(cfg, replay, listen, in, out, stderr)
 }
 
-// serve runs alerting on cfg, driven by pmie's messages on in, until
-// their end.
-func serve(cfg *config.Config, replay bool, in io.Reader, out, stderr io.Writer) int {
+// serve runs alerting on cfg, and the HTTP endpoint if listen or cfg
+// says, driven by pmie's messages on in, until their end.
+func serve(cfg *config.Config, replay bool, listen string, in io.Reader, out, stderr io.Writer) int {
 	logs := make(chan string, 64)
 	logged := make(chan struct{})
 	go func() {
@@ -113,14 +127,19 @@ func serve(cfg *config.Config, replay bool, in io.Reader, out, stderr io.Writer)
 		close(logged)
 	}()
 	log := func(msg string) { logs <- msg }
-	s := &session{cfg: cfg, out: json.NewEncoder(out), log: log}
-	if cfg.Alerting == nil {
-		cfg.Alerting = &notify.Config{File: cfg.File, ShutdownTimeout: notify.DefaultShutdownTimeout, Location: time.Local}
+	s := &session{cfg: cfg, out: json.NewEncoder(out), log: log, listen: listen, waits: map[int64]chan *wire.Message{}}
+	alerting := cfg.Alerting
+	if alerting == nil {
+		alerting = &notify.Config{File: cfg.File, ShutdownTimeout: notify.DefaultShutdownTimeout, Location: time.Local}
 	}
-	s.n = notify.New(cfg.Alerting, notify.Options{Log: log, Replay: replay})
+	s.n = notify.New(alerting, notify.Options{Log: log, Replay: replay})
+	s.serveHTTP()
 	stop := s.reportStats()
 	readErr := s.read(in)
 	stop()
+	if s.web != nil {
+		s.web.Close(context.Background())
+	}
 	status := 0
 	if err := s.n.Close(context.Background()); err != nil {
 		log(err.Error())
@@ -145,6 +164,14 @@ type session struct {
 	outMu sync.Mutex
 	out   *json.Encoder
 	last  map[string]wire.ReceiverStats
+
+	listen string // -listen, which wins over the file's
+	web    *web.Server
+	addr   string // its address as configured
+
+	waitMu sync.Mutex
+	seq    int64
+	waits  map[int64]chan *wire.Message // answers awaited from pmie, by seq
 }
 
 // read acts on pmie's messages until their end.
@@ -182,12 +209,21 @@ func (s *session) handle(m *wire.Message) {
 		if cfg.Alerting != nil {
 			s.n.Apply(cfg.Alerting)
 		}
+		s.serveHTTP()
 	case "eval", "resume":
 		s.evaluated(m, m.Type == "resume")
 	case "removed":
 		s.n.Removed(m.Keys, m.Time)
 	case "ping":
 		s.send(&wire.Message{Type: "pong", Seq: m.Seq})
+	case "snapshot", "reloaded":
+		s.waitMu.Lock()
+		ch := s.waits[m.Seq]
+		delete(s.waits, m.Seq)
+		s.waitMu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
 	default:
 		s.log(fmt.Sprintf("alerting: unknown message %q from pmie", m.Type))
 	}
@@ -261,4 +297,80 @@ func (s *session) sendStats() {
 	}
 	s.last = out
 	s.send(&wire.Message{Type: "stats", Receivers: out})
+}
+
+// serveHTTP starts, moves or stops the HTTP endpoint as the
+// configuration in force says.
+func (s *session) serveHTTP() {
+	addr := s.listen
+	if addr == "" {
+		addr = s.cfg.Listen
+	}
+	if addr == s.addr {
+		return
+	}
+	if s.web != nil {
+		s.web.Close(context.Background())
+		s.web = nil
+	}
+	s.addr = addr
+	if addr == "" {
+		return
+	}
+	srv, err := web.Listen(addr, s)
+	if err != nil {
+		s.log("pmie: " + err.Error())
+		s.addr = ""
+		return
+	}
+	s.web = srv
+}
+
+// ask sends pmie a question and waits for its answer.
+func (s *session) ask(ctx context.Context, m *wire.Message) (*wire.Message, error) {
+	ch := make(chan *wire.Message, 1)
+	s.waitMu.Lock()
+	s.seq++
+	m.Seq = s.seq
+	s.waits[m.Seq] = ch
+	s.waitMu.Unlock()
+	s.send(m)
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-ctx.Done():
+		s.waitMu.Lock()
+		delete(s.waits, m.Seq)
+		s.waitMu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// Snapshot asks pmie for its state, with the receivers' counts.
+func (s *session) Snapshot(ctx context.Context) (*wire.Snapshot, error) {
+	a, err := s.ask(ctx, &wire.Message{Type: "want"})
+	if err != nil {
+		return nil, err
+	}
+	if a.Snapshot == nil {
+		return nil, errors.New("no snapshot")
+	}
+	st := s.n.Stats()
+	a.Snapshot.Receivers = map[string]wire.ReceiverStats{}
+	for name, r := range st {
+		a.Snapshot.Receivers[name] = wire.ReceiverStats{Sent: r.Sent, Failed: r.Failed, Dropped: r.Dropped, Waiting: r.Waiting}
+	}
+	return a.Snapshot, nil
+}
+
+// Reload asks pmie to reload.
+func (s *session) Reload(ctx context.Context, reason string) error {
+	a, err := s.ask(ctx, &wire.Message{Type: "reload", Reason: reason})
+	if err != nil {
+		return err
+	}
+	if a.Error != "" {
+		return errors.New(a.Error)
+	}
+	return nil
 }

@@ -110,19 +110,31 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemo
 	}
 	log := &logger{w: p.msgs, pid: p.log.pid}
 	var startErr error
+	var helpers []*helper
+	var made *daemon.Daemon // for pmie-notify started by reloads
 	start := func(s *wire.Settings, yaml []byte) daemon.Alerter {
-		h, err := startHelper(s.File, yaml, p.src.archive, func(msg string) { log.notify(rules.Error, msg) })
+		h, err := startHelper(s.File, yaml, p.src.archive, p.s.listen, func(msg string) { log.notify(rules.Error, msg) })
 		if err != nil {
 			startErr = err
 			return nil
+		}
+		helpers = append(helpers, h)
+		if made != nil {
+			h.host.Store(made)
 		}
 		return h
 	}
 	d, err := daemon.New(dcfg, p.dyaml, cfg.Stats, daemon.Options{Log: log.notify, Listen: p.s.listen,
 		Alerts: !p.src.archive || p.s.replayAlerts, Replay: p.src.archive, StartAlerter: start})
-	if err == nil && startErr != nil {
-		d.Close(context.Background())
+	if startErr != nil {
 		err = startErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	made = d
+	for _, h := range helpers {
+		h.host.Store(d)
 	}
 	if err != nil {
 		return nil, err

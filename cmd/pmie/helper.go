@@ -13,9 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gopcp/pmie/daemon"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/notify/alert"
 )
@@ -86,7 +88,9 @@ func checkDaemonConfig(file string, data []byte) (*wire.Settings, error) {
 type helper struct {
 	prog   string
 	replay bool
+	listen string // --web.listen-address
 	log    func(string)
+	host   atomic.Pointer[daemon.Daemon] // answers pmie-notify's questions
 
 	mu       sync.Mutex
 	file     string
@@ -104,13 +108,13 @@ type helper struct {
 }
 
 // startHelper starts pmie-notify on the configuration file (contents
-// yaml) and supervises it.
-func startHelper(file string, yaml []byte, replay bool, log func(string)) (*helper, error) {
+// yaml; none for an HTTP endpoint alone, at listen) and supervises it.
+func startHelper(file string, yaml []byte, replay bool, listen string, log func(string)) (*helper, error) {
 	prog, err := notifierPath()
 	if err != nil {
 		return nil, err
 	}
-	h := &helper{prog: prog, replay: replay, log: log, file: file, yaml: yaml, firing: map[string]*wire.Rule{},
+	h := &helper{prog: prog, replay: replay, listen: listen, log: log, file: file, yaml: yaml, firing: map[string]*wire.Rule{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go h.supervise()
 	return h, nil
@@ -262,6 +266,9 @@ func (h *helper) runOnce(restart bool) error {
 	if h.replay {
 		args = append(args, "-replay")
 	}
+	if h.listen != "" {
+		args = append(args, "-listen", h.listen)
+	}
 	h.mu.Lock()
 	file, yaml := h.file, h.yaml
 	var resume []wire.Rule
@@ -276,7 +283,10 @@ func (h *helper) runOnce(restart bool) error {
 		h.queue = nil
 	}
 	h.mu.Unlock()
-	cmd := exec.Command(h.prog, append(args, file)...)
+	if file != "" {
+		args = append(args, file)
+	}
+	cmd := exec.Command(h.prog, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a ^C at pmie's terminal is for pmie
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -301,7 +311,7 @@ func (h *helper) runOnce(restart bool) error {
 	go func() { defer wg.Done(); h.relay(msgs) }()
 	go func() { defer wg.Done(); h.answers(out) }()
 	w := bufio.NewWriter(in)
-	if restart {
+	if restart && file != "" {
 		writeMsg(w, &wire.Message{Type: "config", File: file, YAML: yaml})
 		if len(resume) > 0 {
 			writeMsg(w, &wire.Message{Type: "resume", Time: time.Now(), Rules: resume})
@@ -390,6 +400,20 @@ func (h *helper) answers(out io.Reader) {
 			h.stats = m.Receivers
 		}
 		h.mu.Unlock()
+		d := h.host.Load()
+		switch {
+		case d == nil:
+		case m.Type == "want":
+			h.enqueue(&wire.Message{Type: "snapshot", Seq: m.Seq, Snapshot: d.Snapshot(true)})
+		case m.Type == "reload":
+			go func(seq int64, reason string) {
+				a := &wire.Message{Type: "reloaded", Seq: seq}
+				if err := d.Reload(reason); err != nil {
+					a.Error = err.Error()
+				}
+				h.enqueue(a)
+			}(m.Seq, m.Reason)
+		}
 	}
 }
 

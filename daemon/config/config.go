@@ -61,6 +61,9 @@ func Parse(file string, data []byte) (*Config, error) {
 	d.Unknown(m, "", append(append([]string{}, topKeys...), notify.Keys...))
 	cfg := &Config{Settings: wire.Settings{File: file, MMV: DefaultMMV, Watch: true}}
 	dir := filepath.Dir(file)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	cfg.RuleFiles = files(d, m, "rule_files", dir)
 	cfg.DerivedFiles = files(d, m, "derived_files", dir)
 	if src := d.Mapping(m, "", "sources"); src != nil {

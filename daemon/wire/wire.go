@@ -60,10 +60,78 @@ type Message struct {
 	Keys  []string  `json:"keys,omitempty"`
 
 	// "ping" (pmie) and "pong" (pmie-notify): are you there?
-	Seq int64 `json:"seq,omitempty"`
+	// "want" (pmie-notify): a snapshot, please; "snapshot" (pmie): here.
+	// "reload" (pmie-notify): reload, as POST /-/reload asks (Reason);
+	// "reloaded" (pmie): done, or Error.
+	Seq      int64     `json:"seq,omitempty"`
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Error    string    `json:"error,omitempty"`
 
 	// "stats" (pmie-notify): each receiver's counts.
 	Receivers map[string]ReceiverStats `json:"receivers,omitempty"`
+}
+
+// Snapshot is pmie's state as the HTTP endpoint shows it: the engine's
+// counts, the reloads', and each rule's state at its last evaluation.
+type Snapshot struct {
+	Start   time.Time    `json:"start"`
+	Ready   bool         `json:"ready"` // rules have been evaluated
+	Totals  Totals       `json:"totals"`
+	Rules   []RuleView   `json:"rules"` // in the engine's order
+	Hosts   []HostCounts `json:"hosts,omitempty"`
+	Reloads Reloads      `json:"reloads"`
+	// Receivers are the alert receivers' counts (filled in by whoever
+	// has them).
+	Receivers map[string]ReceiverStats `json:"receivers,omitempty"`
+}
+
+// Counts are counts of evaluations and their outcomes (rules.Counts).
+type Counts struct {
+	Evaluations uint64 `json:"evaluations"`
+	True        uint64 `json:"true"`
+	False       uint64 `json:"false"`
+	Unknown     uint64 `json:"unknown"`
+	Actions     uint64 `json:"actions"`
+}
+
+// Totals are the process's counts.
+type Totals struct {
+	Counts
+	NumRules int `json:"num_rules"`
+}
+
+// RuleView is one rule: its counts, and its state at its last evaluation.
+type RuleView struct {
+	Counts
+	Key, Name, File string
+	Delta           float64
+	Alerting        bool // a rule with actions (not an expression)
+	Evaluated       time.Time
+	Truth           int       // Unknown, False or True
+	Since           time.Time // when it became true
+	Value           string    // its value as pmie -v prints it
+	Bindings        []BindingView
+}
+
+// BindingView is one host and instance making a rule true.
+type BindingView struct {
+	Host, Inst, Value string
+	Since             time.Time
+}
+
+// HostCounts are a live host's fetches.
+type HostCounts struct {
+	Conn             string
+	Fetches, Errors  uint64
+	Seconds, LastSec float64 // time spent on them; the last one's
+}
+
+// Reloads are the reloads' counts and the last one's outcome.
+type Reloads struct {
+	OK, Failed int64
+	Last       time.Time // zero if none
+	LastError  string
 }
 
 // Rule is a rule with actions as an evaluation left it.

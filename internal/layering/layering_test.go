@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"actions": {"lang", "pmapi"},
 	"rules":   {"lang", "derive", "eval", "actions", "pmapi"},
 	"notify":  {"actions", "internal/yamlcfg"},
-	"daemon":  {"lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
+	"daemon":  {"daemon", "lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
 }
 
 func topOf(rel string) string {
