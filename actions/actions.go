@@ -3,6 +3,7 @@ package actions
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -45,6 +46,9 @@ type Event struct {
 	Message  string  // the arguments, expanded and joined
 	Priority int     // syslog
 	Tag      string  // syslog
+	// Err, if set, says why the action must not run: a value that could
+	// not be quoted safely where it stands in a shell command.
+	Err error
 	// Bindings gives the hosts, instances and values that made the rule
 	// true (computed on demand).
 	Bindings func() []Binding
@@ -59,7 +63,10 @@ type Runner struct {
 	Ctime func(sec int64) string
 	// Log reports problems running an action.
 	Log func(msg string)
-	// Syslog sends a message to the system log; nil means it cannot.
+	// Syslog sends a message to the system log (SystemLog.Send); nil
+	// means there is none. A syslog action counts as run either way, as
+	// pmie's does; that the system log cannot be reached is said once
+	// (again only after it was reached).
 	Syslog func(priority int, tag, msg string) error
 	// Shell is the shell command runner; nil uses /bin/sh -c.
 	Shell func(ctx context.Context, cmd string) error
@@ -70,8 +77,9 @@ type Runner struct {
 	// wait: the evaluator calls Run as the rule fires.
 	Notify func(ev *Event)
 
-	mu       sync.Mutex
-	alarming bool
+	mu         sync.Mutex
+	alarming   bool
+	syslogDown bool // the last syslog action could not reach the system log
 }
 
 // Run runs one action and reports whether it succeeded: a failed action
@@ -85,37 +93,62 @@ func (r *Runner) Run(ev *Event) bool {
 }
 
 func (r *Runner) run(ev *Event) bool {
+	if ev.Err != nil {
+		if r.Replay {
+			r.report(ev)
+		}
+		r.log(ev.Kind.String() + " action not run: " + ev.Err.Error())
+		return false
+	}
 	if r.Replay {
 		r.report(ev)
 		return true
 	}
 	switch ev.Kind {
 	case Print:
-		r.line(r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+		r.line(r.Ctime(int64(ev.Time)) + ": " + shown(ev.Message) + "\n")
 		return true
 	case Shell:
 		return r.shell(ev.Message)
 	case Alarm:
 		return r.alarm(ev)
 	case Syslog:
-		if r.Syslog == nil {
-			r.log("syslog action: no system log available")
-			return false
-		}
-		if err := r.Syslog(ev.Priority, ev.Tag, ev.Message); err != nil {
-			r.log("syslog action failed: " + err.Error())
-			return false
-		}
+		r.syslog(ev)
 		return true
 	}
 	r.log(ev.Kind.String() + " action is not supported")
 	return false
 }
 
+// syslog sends a syslog action's message, saying once that there is no
+// system log while there is none.
+func (r *Runner) syslog(ev *Event) {
+	err := errors.New("no system log available")
+	if r.Syslog != nil {
+		err = r.Syslog(ev.Priority, ev.Tag, ev.Message)
+	}
+	r.mu.Lock()
+	say := err != nil && !r.syslogDown
+	r.syslogDown = err != nil
+	r.mu.Unlock()
+	if say {
+		r.log("syslog action: cannot reach the system log (" + err.Error() + "), messages are lost until it can be reached")
+	}
+}
+
 // report writes an action as pmie's archive mode does instead of running
 // it: "print Thu Jan  1 00:00:00 1970: message".
 func (r *Runner) report(ev *Event) {
-	r.line(ev.Kind.String() + " " + r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+	r.line(ev.Kind.String() + " " + r.Ctime(int64(ev.Time)) + ": " + shown(ev.Message) + "\n")
+}
+
+// shown is a message as pmie prints it: an empty one is a null pointer
+// to pmie, which printf shows as "(null)".
+func shown(msg string) string {
+	if msg == "" {
+		return "(null)"
+	}
+	return msg
 }
 
 func (r *Runner) line(s string) {

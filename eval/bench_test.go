@@ -146,3 +146,25 @@ func BenchmarkAnnotated(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchInstances, "ns/inst")
 }
+
+// passQuoter puts values in as they are, through the Quoter path.
+type passQuoter struct{}
+
+func (passQuoter) Begin()                            {}
+func (passQuoter) Literal(b []byte, s string) []byte { return append(b, s...) }
+func (passQuoter) Value(b, v []byte) ([]byte, error) { return append(b, v...), nil }
+func (passQuoter) Opaque() string                    { return "" }
+
+// BenchmarkShellBindings is BenchmarkRuleBindings for a shell action,
+// whose values go in through a Quoter (one that quotes nothing, so that
+// only the expansion is measured: actions.BenchmarkShellQuote measures
+// sh(1) quoting).
+func BenchmarkShellBindings(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.rt.Act = func(*Firing) Truth { return True }
+	bw.b.Prepare = func(op Op, args []string) Prepared { return Prepared{Args: args, Quoter: passQuoter{}} }
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
+		bw.b.Action(OpShell, []string{"busy:", " %i=%v"}, nil)))
+	bw.run(b)
+}

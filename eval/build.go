@@ -2,9 +2,9 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -47,12 +47,14 @@ type Diag struct {
 	Msg     string
 }
 
-// Prepared is an action's arguments after checking: what remains of them
-// and, for syslog, the priority and tag.
+// Prepared is an action's arguments after checking: what remains of them,
+// for syslog the priority and tag, and for shell the Quoter its values go
+// in through (nil: as they are).
 type Prepared struct {
 	Args     []string
 	Priority int
 	Tag      string
+	Quoter   Quoter
 	Diags    []Diag
 }
 
@@ -325,8 +327,13 @@ func (x *Node) isString() bool {
 	case SemChar:
 		return true
 	case SemUnknown, SemInstant, SemDiscrete:
+		// pmie looks at the metric of each host in the host domain: none
+		// once hosts are aggregated (hdom -1)
 		if x.metrics != nil {
-			for _, m := range x.metrics.m {
+			for i, m := range x.metrics.m {
+				if i >= x.hdom {
+					break
+				}
 				if m.Desc.Type == pmapi.TypeString {
 					return true
 				}
@@ -380,7 +387,7 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 			b.checkDoms(a1, a2)
 			arg = primary(a1, a2)
 		} else {
-			re, err := regexp.Compile(a2.text)
+			re, err := posixre.Compile(a2.text)
 			if err != nil {
 				b.note("illegal regular expression \"%s\"", a2.text)
 				return nil
@@ -518,7 +525,12 @@ func (b *Builder) Action(op Op, args []string, holdoff *Node) *Node {
 				b.Report(d)
 			}
 		}
-		st.args, st.priority, st.tag = p.Args, p.Priority, p.Tag
+		st.args, st.priority, st.tag, st.quoter = p.Args, p.Priority, p.Tag, p.Quoter
+		if p.Quoter != nil && b.Report != nil {
+			for _, w := range quotingWarnings(p.Quoter, p.Args) {
+				b.Report(Diag{Warning: true, Msg: w})
+			}
+		}
 	}
 	if holdoff != nil {
 		st.hasHold = true

@@ -15,7 +15,7 @@
 // rule's Metrics. AppendValue, AppendAnnotated and AppendSatisfying print
 // values as pmie -v, -V and -W do, and Members gives the same values as
 // numbers and truths, by host and instance; actions go to a passed-in
-// Actor.
+// Actor, a shell action's values put into its text through a Quoter.
 //
 // Where pmie's results depend on its data layout (the order quantifiers
 // meet unknown members, buffers walked in storage order, a multi-host

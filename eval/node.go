@@ -1,8 +1,7 @@
 package eval
 
 import (
-	"regexp"
-
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -73,7 +72,7 @@ type Node struct {
 	dorate bool // fetch: convert counters to rates
 
 	text string          // string constant, or an action's message
-	re   *regexp.Regexp  // regular expression operand of match_inst
+	re   *posixre.Regexp // regular expression operand of match_inst
 	memo map[string]bool // its answers for instance names seen
 	act  *actionState    // action leaves
 }
@@ -154,7 +153,10 @@ func (x *Node) alloc() {
 	case x.sem == SemBoolean || x.sem == SemChar:
 		x.store = storeTruth
 		x.tru = make([]Truth, n)
-	case x.isStringMetric():
+	case x.isStringMetric() && (x.Op == OpFetch || x.Op == OpDelay):
+		// only fetches and sample windows hold a string metric's values;
+		// every other node over one (count_inst of a comparison, say)
+		// holds numbers, as pmie's evaluators write doubles there
 		x.store = storeStr
 		x.str = make([]string, n)
 	default:

@@ -80,6 +80,10 @@ type Firing struct {
 	Priority int
 	Tag      string
 
+	// Err, if set, says why the action must not run: a value its Quoter
+	// could not put into the text safely.
+	Err error
+
 	rule *Node
 }
 
@@ -108,6 +112,7 @@ type Runtime struct {
 	curr     *Node  // rule whose actions are being run
 	currName string // its name
 	scratch  []byte // for expanding action arguments
+	value    []byte // one value of %h %c %i or %v, before quoting
 }
 
 // actionState is what an action leaf keeps: its arguments and holdoff, and
@@ -117,6 +122,7 @@ type actionState struct {
 	holdoff  float64 // seconds, from the optional number after the action
 	hasHold  bool
 	args     []string
+	quoter   Quoter // nil: values go in as they are
 	priority int
 	tag      string
 }
@@ -237,10 +243,10 @@ func actLeaf(x *Node) {
 	if st.hasHold && last != 0 && now < st.holdoff+last {
 		return
 	}
-	msg := expandArgs(rt, st.args)
+	msg, err := expandArgs(rt, st.args, st.quoter)
 	x.text = msg
 	f := &Firing{Kind: x.Op, Rule: rt.currName, Time: now, Message: msg, Args: st.args,
-		Priority: st.priority, Tag: st.tag, rule: rt.curr}
+		Priority: st.priority, Tag: st.tag, Err: err, rule: rt.curr}
 	if st.hasHold {
 		f.Holdoff = st.holdoff
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -359,16 +360,38 @@ func formatCode(s string, from int) (int, byte) {
 	return -1, 0
 }
 
+// Quoter puts the values of %h %c %i and %v into an action's text where
+// the text is a language of its own: shell actions quote them for sh(1)
+// (actions.ShellQuoter), so that no value can change the command. Begin
+// starts a text; Literal appends the action's own text and Value one
+// value; a value that cannot be put in safely is appended as it is with an
+// error, and the action must not run. Opaque says, before a value, why
+// only plain values may go where the text has reached ("" if any may).
+type Quoter interface {
+	Begin()
+	Literal(b []byte, s string) []byte
+	Value(b, v []byte) ([]byte, error)
+	Opaque() string
+}
+
 // expandArgs expands and joins the arguments of an action for the rule
 // being evaluated: an argument holding %h, %c, %i or %v is repeated once
-// for each member that makes the rule true.
-func expandArgs(rt *Runtime, args []string) string {
+// for each member that makes the rule true. With a Quoter, the values are
+// put in through it; err says why the text must not be run.
+func expandArgs(rt *Runtime, args []string, q Quoter) (msg string, err error) {
 	b := rt.scratch[:0]
-	for _, a := range args {
-		b = appendExpanded(b, rt.curr, a)
+	if q == nil {
+		for _, a := range args {
+			b = appendExpanded(b, rt.curr, a)
+		}
+	} else {
+		q.Begin()
+		for _, a := range args {
+			b = appendQuoted(rt, b, a, q, &err)
+		}
 	}
 	rt.scratch = b
-	return string(b)
+	return string(b), err
 }
 
 // appendExpanded appends the expansion of one action argument.
@@ -385,25 +408,78 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 	return b
 }
 
+// appendQuoted appends the expansion of one action argument, its text and
+// values put in by q. The first value q refuses is reported in *err.
+func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byte {
+	first, _ := formatCode(arg, 0)
+	if first < 0 || rt.curr == nil {
+		return q.Literal(b, arg)
+	}
+	if !eachBinding(rt.curr, func(i int, hb *hostInst, x2 *Node) {
+		prev := 0
+		for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
+			b = q.Literal(b, arg[prev:at])
+			rt.value = appendCode(rt.value[:0], code, i, hb, x2)
+			var e error
+			if b, e = q.Value(b, rt.value); e != nil && *err == nil {
+				*err = fmt.Errorf("%%%c %w", code, e)
+			}
+			prev = at + 2
+		}
+		b = q.Literal(b, arg[prev:])
+	}) {
+		return q.Literal(b, arg)
+	}
+	return b
+}
+
+// quotingWarnings lists the %h %i %v and %c of args that stand where q
+// can take only plain values.
+func quotingWarnings(q Quoter, args []string) []string {
+	var out []string
+	var b []byte
+	q.Begin()
+	for _, a := range args {
+		prev := 0
+		for at, code := formatCode(a, 0); at >= 0; at, code = formatCode(a, prev) {
+			b = q.Literal(b, a[prev:at])
+			if where := q.Opaque(); where != "" {
+				out = append(out, fmt.Sprintf("%%%c stands %s: the action does not run "+
+					"when the value there is not plain text (letters, digits and _ . / : @ %% + -)", code, where))
+			}
+			b, _ = q.Value(b, []byte("x"))
+			prev = at + 2
+		}
+		b = q.Literal(b, a[prev:])
+	}
+	return out
+}
+
 // appendArg appends arg with its %h %i %v %c replaced by the binding of
 // member i.
 func appendArg(b []byte, arg string, i int, hb *hostInst, x2 *Node) []byte {
 	prev := 0
 	for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
 		b = append(b, arg[prev:at]...)
-		switch code {
-		case 'h':
-			b = appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
-		case 'i':
-			b = appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
-		case 'v':
-			b = x2.appendValue(b, i)
-		case 'c':
-			b = appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
-		}
+		b = appendCode(b, code, i, hb, x2)
 		prev = at + 2
 	}
 	return append(b, arg[prev:]...)
+}
+
+// appendCode appends what %h, %i, %v or %c stands for in member i.
+func appendCode(b []byte, code byte, i int, hb *hostInst, x2 *Node) []byte {
+	switch code {
+	case 'h':
+		return appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
+	case 'i':
+		return appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
+	case 'v':
+		return x2.appendValue(b, i)
+	case 'c':
+		return appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
+	}
+	return b
 }
 
 // appendOr appends s if ok, otherwise instead.

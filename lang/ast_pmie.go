@@ -211,4 +211,11 @@ type File struct {
 	Stmts  []*Stmt
 	Macros map[string]*Stmt
 	Diags  Diagnostics
+
+	// FinalErrors is pmie's error count for the last statement it
+	// parsed in the file (its exit status under -C comes from it), and
+	// FinalStmt that statement, if it was accepted (its semantic
+	// errors count too).
+	FinalErrors int
+	FinalStmt   *Stmt
 }

@@ -39,7 +39,8 @@ func ParsePmie(name, text string) (f *File) {
 		}
 	}()
 	for s.lx.rd.top() != nil {
-		s.statement()
+		s.file.FinalStmt = s.statement()
+		s.file.FinalErrors = s.errs
 	}
 	return s.file
 }
@@ -144,8 +145,9 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 
 // statement parses one statement. pmie keeps what the last reduction of
 // the statement produced: after a stray token, a statement can be reduced
-// once before the error and once more (to nothing) after recovery.
-func (s *pmieSession) statement() {
+// once before the error and once more (to nothing) after recovery. It
+// returns the statement kept, if any.
+func (s *pmieSession) statement() *Stmt {
 	c := &pmieChecker{s: s}
 	s.errs, s.header = 0, nil
 	var last *Stmt
@@ -154,6 +156,7 @@ func (s *pmieSession) statement() {
 	if last != nil {
 		s.file.Stmts = append(s.file.Stmts, last)
 	}
+	return last
 }
 
 // reduce does what pmie does when it has parsed a statement (its

@@ -15,7 +15,7 @@ var kinds = map[eval.Op]actions.Kind{
 func Actor(r *actions.Runner) eval.Actor {
 	return func(f *eval.Firing) eval.Truth {
 		ev := &actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Message: f.Message,
-			Priority: f.Priority, Tag: f.Tag,
+			Priority: f.Priority, Tag: f.Tag, Err: f.Err,
 			Bindings: func() []actions.Binding {
 				var out []actions.Binding
 				for _, b := range f.Bindings() {
@@ -31,8 +31,21 @@ func Actor(r *actions.Runner) eval.Actor {
 }
 
 // Prepare checks an action's arguments when its rule is built: syslog's -p
-// and -t options are taken out of them, with pmie's warnings.
+// and -t options are taken out of them, with pmie's warnings, and a shell
+// action's values are to be quoted (actions.ShellQuoter), so that no
+// value can change the command that runs.
 func Prepare(op eval.Op, args []string) eval.Prepared {
+	p := PrepareRawShell(op, args)
+	if op == eval.OpShell {
+		p.Quoter = &actions.ShellQuoter{}
+	}
+	return p
+}
+
+// PrepareRawShell is Prepare with pmie's unsafe shell actions: their values
+// go into the command as they are, so a crafted instance name can run
+// commands (pmie --raw-shell-values).
+func PrepareRawShell(op eval.Op, args []string) eval.Prepared {
 	p := eval.Prepared{Args: args}
 	if op == eval.OpSyslog {
 		var warns []string

@@ -29,6 +29,10 @@ type Loading struct {
 	// the rule it made (nil if none: a macro, a delta, or a statement
 	// with errors).
 	Compiled func(st *lang.Stmt, r *eval.Rule)
+	// Final, if set, is told at the end whether the last statement pmie
+	// parsed in the file had an error, syntax or semantic (pmie -C's
+	// exit status comes from it).
+	Final func(bad bool)
 }
 
 // CompileText parses one rule file, name (""for standard input), and
@@ -48,6 +52,10 @@ func CompileText(comp *eval.Compiler, name, text string, l Loading) bool {
 			io.WriteString(l.Errs, lang.PCPPmieText(name, lang.Diagnostics{f.Diags[di]}))
 		}
 	}
+	lastBad := f.FinalErrors > 0
+	if l.Final != nil {
+		defer func() { l.Final(lastBad) }()
+	}
 	for _, st := range f.Stmts {
 		syntax(st.Span.Start.Offset)
 		where := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
@@ -64,6 +72,9 @@ func CompileText(comp *eval.Compiler, name, text string, l Loading) bool {
 			}
 		}
 		r := comp.Statement(st)
+		if st == f.FinalStmt && comp.B.Errors() > 0 {
+			lastBad = true
+		}
 		if l.Compiled != nil {
 			l.Compiled(st, r)
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/actions"
-	"github.com/gopcp/pmie/daemon"
+	pmiedaemon "github.com/gopcp/pmie/daemon"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/eval"
@@ -103,7 +103,7 @@ func readFiles(files []string) []byte {
 
 // startDaemon starts the daemon's part for the engine cfg configures:
 // alerting on the actions runner runs, the HTTP endpoint, the MMV file.
-func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemon.Daemon, error) {
+func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmiedaemon.Daemon, error) {
 	dcfg := p.dcfg
 	if dcfg == nil {
 		dcfg = &wire.Settings{} // --web.listen-address alone
@@ -111,8 +111,8 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemo
 	log := &logger{w: p.msgs, pid: p.log.pid}
 	var startErr error
 	var helpers []*helper
-	var made *daemon.Daemon // for pmie-notify started by reloads
-	start := func(s *wire.Settings, yaml []byte) daemon.Alerter {
+	var made *pmiedaemon.Daemon // for pmie-notify started by reloads
+	start := func(s *wire.Settings, yaml []byte) pmiedaemon.Alerter {
 		h, err := startHelper(s.File, yaml, p.src.archive, p.s.listen, func(msg string) { log.notify(rules.Error, msg) })
 		if err != nil {
 			startErr = err
@@ -124,7 +124,7 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemo
 		}
 		return h
 	}
-	d, err := daemon.New(dcfg, p.dyaml, cfg.Stats, daemon.Options{Log: log.notify, Listen: p.s.listen,
+	d, err := pmiedaemon.New(dcfg, p.dyaml, cfg.Stats, pmiedaemon.Options{Log: log.notify, Listen: p.s.listen,
 		Alerts: !p.src.archive || p.s.replayAlerts, Replay: p.src.archive, StartAlerter: start})
 	if startErr != nil {
 		err = startErr
@@ -148,7 +148,7 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*daemo
 // startReloads has the rules reload on SIGUSR1, on POST /-/reload and,
 // with a daemon configuration that says watch (the default), when one of
 // its files changes. stop ends that.
-func (p *session) startReloads(ctx context.Context, eng *rules.Engine, d *daemon.Daemon) (stop func()) {
+func (p *session) startReloads(ctx context.Context, eng *rules.Engine, d *pmiedaemon.Daemon) (stop func()) {
 	files := p.loadedFiles()
 	log := p.bgLog()
 	rl := rules.NewReloader(eng, p.loadCandidate(d), files, log, time.Now)
@@ -229,7 +229,7 @@ func (p *session) ruleFiles() []string {
 // loadCandidate is the reload's load function: it reads the daemon's
 // file again (if any), its derived files and the rule files, and checks
 // them all, changing nothing; the candidate's Apply puts them in force.
-func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
+func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 	return func() (*rules.Candidate, error) {
 		cfg, yaml := p.dcfg, p.dyaml
 		var errs []string
@@ -258,7 +258,7 @@ func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 			}
 			src, reconnect = src.fork(reg), true
 		}
-		b := &eval.Builder{Env: src.env(p.rt, nil), Prepare: rules.Prepare}
+		b := &eval.Builder{Env: src.env(p.rt, nil), Prepare: p.s.prepare()}
 		prog := &eval.Program{}
 		comp := &eval.Compiler{B: b, Prog: prog, Delta: p.delta, Clock: p.rt.Clock}
 		keyFiles := map[string]string{}
@@ -295,7 +295,7 @@ func (p *session) loadCandidate(d *daemon.Daemon) rules.LoadFunc {
 			return nil, errors.New(strings.Join(errs, "\n"))
 		}
 		c := &rules.Candidate{Builder: b, Program: prog, Reconnect: reconnect, Files: files}
-		var prepared *daemon.Prepared
+		var prepared *pmiedaemon.Prepared
 		if d != nil && cfg != nil {
 			var err error
 			if prepared, err = d.Prepare(cfg, yaml, keyFiles); err != nil {
@@ -359,7 +359,8 @@ func (src *sources) setDerived(reg *derive.Registry) {
 	}
 	src.mu.Unlock()
 	for _, m := range metas {
-		wrapped := src.wrap(m.raw)
+		wrapped, _ := src.wrap(m.raw)
+		m.derived = true
 		src.mu.Lock()
 		for i, c := range src.opened {
 			if c == m.ctx {

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gopcp/pmie/daemon"
+	pmiedaemon "github.com/gopcp/pmie/daemon"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/notify/alert"
 )
@@ -90,7 +90,7 @@ type helper struct {
 	replay bool
 	listen string // --web.listen-address
 	log    func(string)
-	host   atomic.Pointer[daemon.Daemon] // answers pmie-notify's questions
+	host   atomic.Pointer[pmiedaemon.Daemon] // answers pmie-notify's questions
 
 	mu       sync.Mutex
 	file     string

@@ -1,24 +1,22 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/rules"
 )
 
 // pcpVarDir is $PCP_VAR_DIR, where pmie looks for config files named
 // without a path.
-func pcpVarDir() string {
-	if d := os.Getenv("PCP_VAR_DIR"); d != "" {
-		return d
-	}
-	return "/var/lib/pcp"
-}
+func pcpVarDir() string { return pcpconf.Get("PCP_VAR_DIR") }
 
 // findConfig locates a config file as pmie does: as given, or else under
 // $PCP_VAR_DIR/config/pmie.
@@ -49,9 +47,12 @@ func errnoText(err error) string {
 	return s
 }
 
-// loadRules reads the rule files (or standard input) and compiles them;
+// loadRules reads the rule files (or standard input) and compiles them.
+// ok is false when pmie stops loading (a file that cannot be found, an
+// archive that cannot be opened); lastBad reports, as pmie's -C exit
+// status does, whether the last statement pmie parsed had an error.
 // keyFiles, if not nil, is told the file of each rule (by key).
-func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, keyFiles map[string]string) bool {
+func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
 	files := s.files
 	if s.configFile != "" {
 		files = []string{s.configFile}
@@ -60,45 +61,69 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 		text, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
-			return false
+			return false, false
 		}
-		compileText(comp, src, "", string(text), stderr, keyFiles)
-		return src.fatal == nil
+		ok, lastBad = compileText(comp, src, "", string(text), stderr, keyFiles)
+		return ok && src.fatal == nil, lastBad
 	}
 	for _, f := range files {
 		path, err := findConfig(f)
 		if err != nil {
 			fmt.Fprint(stderr, err)
-			return false
+			return false, lastBad
 		}
 		text, err := os.ReadFile(path)
+		if errors.Is(err, syscall.EISDIR) {
+			// pmie opens a directory and reads it as empty
+			text, err = nil, nil
+		}
 		if err != nil {
+			// pmie parses nothing, so the last status stays
 			fmt.Fprintf(stderr, "%s: cannot open config file %s\n", prog, path)
 			continue
 		}
-		if !compileText(comp, src, path, string(text), stderr, keyFiles) {
-			return false
+		var ok bool
+		if ok, lastBad = compileText(comp, src, path, string(text), stderr, keyFiles); !ok {
+			return false, lastBad
 		}
 	}
-	return true
+	return true, lastBad
+}
+
+// firstConfig is the rules file pmie records in its statistics file: the
+// first named, where it was found, or "<stdin>".
+func firstConfig(s settings) string {
+	files := s.files
+	if s.configFile != "" {
+		files = []string{s.configFile}
+	}
+	if len(files) == 0 {
+		return "<stdin>"
+	}
+	path, _ := findConfig(files[0])
+	return path
 }
 
 // compileText parses one rule file and compiles its statements, printing
 // diagnostics as pmie does, in order. It stops, returning false, at an
-// archive that cannot be opened.
-func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) bool {
-	return rules.CompileText(comp, name, text, rules.Loading{
-		Compiled: func(_ *lang.Stmt, r *eval.Rule) {
-			if r != nil && keyFiles != nil {
-				keyFiles[r.Key] = name
-			}
-		},
+// archive that cannot be opened. lastBad reports whether the last
+// statement pmie parsed had an error (syntax or semantic). keyFiles, if
+// not nil, is told the file of each rule (by key).
+func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
+	ok = rules.CompileText(comp, name, text, rules.Loading{
 		Errs:   stderr,
 		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
 		Prefetch: func(stmts []*lang.Stmt) func() {
 			src.prefetch(stmts)
 			return src.cool
 		},
-		Stop: func() bool { return src.fatal != nil },
+		Stop:  func() bool { return src.fatal != nil },
+		Final: func(bad bool) { lastBad = bad },
+		Compiled: func(_ *lang.Stmt, r *eval.Rule) {
+			if r != nil && keyFiles != nil {
+				keyFiles[r.Key] = name
+			}
+		},
 	})
+	return ok, lastBad
 }

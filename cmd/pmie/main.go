@@ -17,9 +17,10 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/actions"
-	"github.com/gopcp/pmie/daemon"
+	pmiedaemon "github.com/gopcp/pmie/daemon"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/rules"
@@ -43,20 +44,38 @@ type settings struct {
 	files      []string
 	check      bool
 	checkUnits bool
+	strict     bool // --werror
 	logfile    string
 	buffer     bool
 	showTime   bool
 	quiet      bool
 	verbose    int
-	foreground bool // -f
-	primary    bool // -P
-	systemd    bool // -F
-	user       bool // -U
+	foreground bool   // -f
+	primary    bool   // -P
+	systemd    bool   // -F
+	user       bool   // -U
+	userName   string // -U's argument
+
+	namespace *pmapi.Namespace // -n
 
 	yamlFile     string // --yaml-config (or --route-alerts)
 	replayAlerts bool   // --replay-alerts
 	listen       string // --web.listen-address
+	rawShell     bool   // --raw-shell-values
 }
+
+// prepare checks actions as rules are built: shell actions quote the
+// values put into them, unless --raw-shell-values asks for pmie's way.
+func (s settings) prepare() func(eval.Op, []string) eval.Prepared {
+	if s.rawShell {
+		return rules.PrepareRawShell
+	}
+	return rules.Prepare
+}
+
+// rawShellWarning is said whenever --raw-shell-values is on.
+const rawShellWarning = "warning: --raw-shell-values: %h %i %v and %c go into shell actions unquoted; " +
+	"a crafted instance or host name (a process name, a mount point) can run commands as this user\n"
 
 // live reports whether pmie evaluates live sources.
 func (s settings) live() bool { return len(s.archives) == 0 }
@@ -66,6 +85,14 @@ func (s settings) live() bool { return len(s.archives) == 0 }
 // to its log, and SIGHUP rotates the log.
 func (s settings) daemon() bool {
 	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
+}
+
+// runAs is the user a daemon runs as: -U's, else $PCP_USER.
+func (s settings) runAs() string {
+	if s.userName != "" {
+		return s.userName
+	}
+	return pcpconf.Get("PCP_USER")
 }
 
 // via is the default host's connection, as pmie names it in its log.
@@ -91,6 +118,7 @@ func main() {
 			os.Exit(2)
 		}
 	}()
+	realProcess = true
 	sig := catchSignals()
 	endProfiles := startProfiles()
 	code := run(context.Background(), sig, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -101,13 +129,13 @@ func main() {
 // parseArgs interprets the command line; ok is false after a usage error.
 func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	bad := false
+	bad, runtimeErr := false, false
 	fail := func(msg string) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
 	}
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
-		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'U': &s.user, 'z': &s.hostzone}
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'z': &s.hostzone}
 	for _, ev := range events {
 		if ev.Err != "" {
 			fail(ev.Err)
@@ -124,6 +152,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				continue
 			}
 			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+		case 'U':
+			s.user, s.userName = true, ev.Arg
 		case 'h':
 			if len(s.archives) > 0 || s.host != "" {
 				fail("at most one of -a or -h allowed")
@@ -144,6 +174,17 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.timezone = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
+		case 'n':
+			ns, err := pmapi.LoadPMNS(ev.Arg, true)
+			if err != nil {
+				if pe, ok := err.(*pmapi.PMNSError); ok {
+					io.WriteString(stderr, pe.Diag)
+				}
+				fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", ev.Arg, errText(err)))
+				runtimeErr = true
+				continue
+			}
+			s.namespace = ns
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -164,6 +205,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			switch ev.Long {
 			case "check-units":
 				s.checkUnits = true
+			case "werror":
+				s.check, s.strict = true, true
 			case "yaml-config", "route-alerts":
 				s.yamlFile = ev.Arg
 			case "web.listen-address":
@@ -173,6 +216,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				s.listen = ev.Arg
 			case "replay-alerts":
 				s.replayAlerts = true
+			case "raw-shell-values":
+				s.rawShell = true
 			}
 		}
 	}
@@ -187,7 +232,9 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	}
 	s.files = operands
 	if bad {
-		io.WriteString(stderr, usage())
+		if !runtimeErr { // as pmUsageMessage: no usage after a run-time error
+			io.WriteString(stderr, usage())
+		}
 		return s, false
 	}
 	return s, true
@@ -202,6 +249,16 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !ok {
 		return 1
 	}
+	pid := os.Getpid()
+	if s.daemon() {
+		// before the log is opened, so that it belongs to the user
+		if err := becomeDaemon(s.runAs()); err != nil {
+			(&logger{w: stderr, pid: pid}).critical(err.Error())
+			return 1
+		}
+	}
+	sv := &service{}
+	defer sv.stop()
 	var logf *logFile
 	if s.logfile != "" {
 		var err error
@@ -211,19 +268,21 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		defer logf.close()
 		stderr = logf
-		sig.setUp(stderr, logf.close, cancel)
+		sig.setUp(stderr, func() { sv.stop(); logf.close() }, cancel)
 	} else {
-		sig.setUp(stderr, nil, cancel)
+		sig.setUp(stderr, sv.stop, cancel)
 	}
 	if s.buffer || s.daemon() {
 		stdout = stderr
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
-	msgs := &syncWriter{w: stderr}
+	said := &countWriter{w: stderr} // for --werror
+	msgs := &syncWriter{w: said}
 	stderr = &flushFirst{out: out, w: msgs}
-	pid := os.Getpid()
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
+	sv.start(s)
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid},
+		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.yamlFile != "" {
 		if err := p.readDaemonConfig(); err != nil {
@@ -239,6 +298,10 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
 	}
+	if s.rawShell {
+		io.WriteString(stderr, prog+": "+rawShellWarning)
+	}
+	sv.openStats(s, logf.realName(), p.stats, stderr)
 	if logf != nil && s.daemon() {
 		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
 	} else {
@@ -254,16 +317,24 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return 1
 	}
 	p.keyFiles = map[string]string{}
-	if !loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles) {
+	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles)
+	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
 			fmt.Fprint(stderr, p.src.fatal)
 		}
 		return 1
 	}
+	sv.setConfig(firstConfig(s))
+	sv.setHost(p.src.hostOf(p.src.dflt))
 	mixed := checkUnits(p.program, stderr)
 	switch {
+	case s.strict && said.n > 0:
+		return 1
 	case s.checkUnits && mixed > 0:
+		return 1
+	case s.check && lastBad:
+		// pmie's -C status: whether the last statement parsed had an error
 		return 1
 	case s.checkUnits || s.check:
 		return 0
@@ -290,6 +361,9 @@ type session struct {
 	b        *eval.Builder
 	program  *eval.Program
 	keyFiles map[string]string // the file of each rule, by key
+
+	sv    *service     // PCP's service files
+	stats *rules.Stats // the engine's counts
 
 	dcfg       *wire.Settings // --yaml-config's
 	dyaml      []byte         // its contents
@@ -332,7 +406,7 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: rules.Prepare}
+	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: p.s.prepare()}
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
 }
@@ -348,7 +422,8 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
+		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog: (&actions.SystemLog{}).Send}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
@@ -361,9 +436,9 @@ func (p *session) evaluate(ctx context.Context) int {
 		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
 		Hosts:      p.hosts,
-		Stats:      rules.NewStats(),
+		Stats:      p.stats,
 	}
-	var d *daemon.Daemon
+	var d *pmiedaemon.Daemon
 	if p.dcfg != nil || s.listen != "" {
 		if d, err = p.startDaemon(runner, &cfg); err != nil {
 			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
@@ -401,6 +476,9 @@ func (p *session) evaluate(ctx context.Context) int {
 	if !s.quiet && eng.Tasks() > 0 {
 		p.log.notify(rules.Info, "evaluator exiting")
 	}
+	if s.systemd && realProcess {
+		sdNotify("STOPPING=1")
+	}
 	return 0
 }
 
@@ -428,12 +506,18 @@ func (l *logger) notify(level rules.Level, msg string) {
 		io.WriteString(l.w, msg)
 		return
 	}
-	name := map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level]
+	l.write(map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level], msg)
+}
+
+// critical writes a message of pmNotifyErr's LOG_CRIT level.
+func (l *logger) critical(msg string) { l.write("Critical", msg) }
+
+func (l *logger) write(level, msg string) {
 	stamp := time.Now().Format("Mon Jan _2 15:04:05")
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
-	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
+	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
 }
 
 // newCtime returns a function formatting whole seconds since the epoch
@@ -469,6 +553,17 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// countWriter counts what is written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
 }
 
 func (f *flushFirst) Write(p []byte) (int, error) {

@@ -44,6 +44,7 @@ type sources struct {
 	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
+	ns     *pmapi.Namespace // -n: names are resolved there
 
 	derivedOnce sync.Once
 	fatal       error // an archive that cannot be opened: pmie stops there
@@ -53,7 +54,7 @@ type sources struct {
 // are of the same host), or chooses the live default host: -h, else the
 // local pmcd if one answers, else (or with -L) the embedded collector.
 func openSources(s settings, log *logger) (*sources, error) {
-	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1}
+	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1, ns: s.namespace}
 	if len(s.archives) == 0 {
 		return src, src.chooseLive(s)
 	}
@@ -98,33 +99,51 @@ func (src *sources) chooseLive(s settings) error {
 	src.dflt = "local:"
 	if c, err := pmcd.Dial("local:", pmcd.Config{}); err == nil {
 		src.adopt("local:", c)
-		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+		if !s.check {
+			fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+		}
 		return nil
 	}
 	src.embedded = true
-	fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	if !s.check {
+		fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	}
 	return nil
+}
+
+// hostOf is the host name of the context for conn, if one is open.
+func (src *sources) hostOf(conn string) string {
+	src.mu.Lock()
+	m := src.meta[conn]
+	src.mu.Unlock()
+	if m == nil {
+		return ""
+	}
+	return m.Host()
 }
 
 // adopt keeps a context opened while choosing sources, for the metadata
 // of conn and then for the first task that fetches from it.
 func (src *sources) adopt(conn string, raw pmapi.Context) {
-	ctx := src.wrap(raw)
+	ctx, derived := src.wrap(raw)
 	src.opened = append(src.opened, ctx)
-	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, src: src}
+	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
 }
 
-// wrap layers PCP's global derived metrics over a context, once they have
-// been loaded.
-func (src *sources) wrap(c pmapi.Context) pmapi.Context {
+// wrap layers the -n namespace and PCP's global derived metrics, once
+// they have been loaded, over a context; derived says whether they have.
+func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
+	if src.ns != nil {
+		c = pmapi.WithNamespace(c, src.ns)
+	}
 	src.mu.Lock()
 	reg := src.reg
 	src.mu.Unlock()
 	if reg == nil {
-		return c
+		return c, false
 	}
 	w, _ := derive.Wrap(c, reg)
-	return w
+	return w, true
 }
 
 // loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or
@@ -176,15 +195,13 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 		return m.ctx, nil
 	}
 	src.mu.Unlock()
-	ctx, _, err := src.openNew(conn)
+	ctx, _, _, err := src.openNew(conn)
 	return ctx, err
 }
 
-// openNew opens a new context for conn, wrapped for derived metrics, and
-// the raw context under it.
-func (src *sources) openNew(conn string) (pmapi.Context, pmapi.Context, error) {
-	var raw pmapi.Context
-	var err error
+// openNew opens a new context for conn, wrapped as wrap does, and the raw
+// context under it.
+func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
 	switch {
 	case src.archive:
 		raw, err = archive.Open(conn)
@@ -194,13 +211,13 @@ func (src *sources) openNew(conn string) (pmapi.Context, pmapi.Context, error) {
 		raw, err = pmcd.Dial(conn, pmcd.Config{})
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	ctx := src.wrap(raw)
+	ctx, derived = src.wrap(raw)
 	src.mu.Lock()
 	src.opened = append(src.opened, ctx)
 	src.mu.Unlock()
-	return ctx, raw, nil
+	return ctx, raw, derived, nil
 }
 
 // close closes every context opened.
@@ -257,7 +274,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 	case err != nil:
 		return nil, err
 	}
-	ctx, raw, err := src.openNew(conn)
+	ctx, raw, derived, err := src.openNew(conn)
 	if err != nil {
 		if src.archive && src.fatal == nil {
 			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
@@ -269,7 +286,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 		src.mu.Unlock()
 		return nil, err
 	}
-	m = &metaSource{ctx: ctx, raw: raw, src: src}
+	m = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
 	src.mu.Lock()
 	src.meta[conn] = m
 	src.mu.Unlock()
@@ -279,11 +296,12 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 // metaSource answers metadata questions from a context: for archives,
 // instance domains are every instance the archive ever has.
 type metaSource struct {
-	ctx   pmapi.Context // with derived metrics, once they are loaded
-	raw   pmapi.Context // without
-	src   *sources
-	cache map[pmapi.InDom][]pmapi.Instance
-	warm  *warmCache // looked up ahead of binding (live)
+	ctx     pmapi.Context // with the -n namespace, and derived metrics once they are loaded
+	raw     pmapi.Context // without either
+	derived bool          // ctx has the derived metrics
+	src     *sources
+	cache   map[pmapi.InDom][]pmapi.Instance
+	warm    *warmCache // looked up ahead of binding (live)
 }
 
 func (m *metaSource) Host() string { return m.ctx.Source().Host }
@@ -297,11 +315,12 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 		}
 	}
 	id, err := m.ctx.LookupName(name)
-	if err == nil || m.ctx != m.raw {
+	if err == nil || m.derived {
 		return id, err
 	}
 	m.src.loadDerived()
-	wrapped := m.src.wrap(m.raw)
+	wrapped, _ := m.src.wrap(m.raw)
+	m.derived = true
 	m.src.mu.Lock()
 	for i, c := range m.src.opened {
 		if c == m.ctx {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
 )
@@ -137,7 +138,7 @@ func run(env Env) int {
 	if !ok {
 		return 1
 	}
-	conf := func(name, def string) string { return pcpConf(env.Getenv, name, def) }
+	conf := func(name string) string { return pcpconf.Lookup(env.Getenv, name) }
 	fail := func(err error) int {
 		var diag *pmieconf.Error
 		if errors.As(err, &diag) {
@@ -150,8 +151,8 @@ func run(env Env) int {
 	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
 		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
-		SysconfDir: conf("PCP_SYSCONF_DIR", "/etc/pcp"), BinadmDir: conf("PCP_BINADM_DIR", "/usr/lib/pcp/bin")}
-	tmp := conf("PCP_TMP_DIR", "/var/lib/pcp/tmp")
+		SysconfDir: conf("PCP_SYSCONF_DIR"), BinadmDir: conf("PCP_BINADM_DIR")}
+	tmp := conf("PCP_TMP_DIR")
 	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(tmp, file) }
 	if err := locateFile(env, o, conf, s); err != nil {
 		return fail(err)
@@ -159,7 +160,7 @@ func run(env Env) int {
 	rules := o.rules
 	if !o.haveRules {
 		if rules = env.Getenv("PMIECONF_PATH"); rules == "" {
-			rules = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmieconf"
+			rules = conf("PCP_VAR_DIR") + "/config/pmieconf"
 		}
 	}
 	set, err := pmieconf.Load(rules)
@@ -204,7 +205,7 @@ func run(env Env) int {
 
 // locateFile sets the pmie file: -f FILE, else the default, which for
 // root is the system's and for others is in their home directory.
-func locateFile(env Env, o opts, conf func(string, string) string, s *pmieconf.Session) error {
+func locateFile(env Env, o opts, conf func(string) string, s *pmieconf.Session) error {
 	if env.Uid != 0 {
 		home := env.Getenv("HOME")
 		if home == "" {
@@ -218,9 +219,9 @@ func locateFile(env Env, o opts, conf func(string, string) string, s *pmieconf.S
 	}
 	switch {
 	case !o.haveFile && o.auto:
-		s.File = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmie/config.default"
+		s.File = conf("PCP_VAR_DIR") + "/config/pmie/config.default"
 	case !o.haveFile:
-		s.File = conf("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmie/config.default"
+		s.File = conf("PCP_SYSCONF_DIR") + "/pmie/config.default"
 	default:
 		path, err := pmieconf.Realpath(o.file)
 		switch {
@@ -248,26 +249,4 @@ func readSaved(s *pmieconf.Session) (string, error) {
 		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
 	}
 	return s.Set.ReadSaved(s.File, src)
-}
-
-// pcpConf is a PCP configuration variable from the environment, else
-// from $PCP_CONF or /etc/pcp.conf, else def, as pmGetConfig(3) finds it.
-func pcpConf(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	path := getenv("PCP_CONF")
-	if path == "" {
-		path = "/etc/pcp.conf"
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return def
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && k == name && v != "" {
-			return strings.Trim(v, `"'`)
-		}
-	}
-	return def
 }

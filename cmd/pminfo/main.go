@@ -286,7 +286,7 @@ func run(env Env) int {
 		defer p.ctx.Close()
 	} else if c.ns != nil {
 		// derived metric names join a -n namespace even without a source
-		p.ctx = c.withDerived(env, nsContext{Context: noContext{}, ns: c.ns})
+		p.ctx = c.withDerived(env, pmapi.WithNamespace(noContext{}, c.ns))
 	}
 	return p.walk(operands)
 }
@@ -341,7 +341,7 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			// pmTrimNameSpace: only the names of metrics in the archive
 			c.ns.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
 		}
-		ctx = nsSeeker(ctx, c.ns)
+		ctx = pmapi.WithNamespace(ctx, c.ns)
 	}
 	ctx = c.withDerived(env, ctx)
 	p.seeker, _ = ctx.(pmapi.Seeker)

@@ -21,10 +21,10 @@ const module = "github.com/gopcp/pmie/"
 var allowed = map[string][]string{
 	"lang":    {},
 	"pmapi":   {"pmapi"},
-	"derive":  {"lang", "pmapi"},
-	"eval":    {"lang", "derive", "pmapi"},
+	"derive":  {"lang", "pmapi", "internal/posixre"},
+	"eval":    {"lang", "derive", "pmapi", "internal/posixre"},
 	"actions": {"lang", "pmapi"},
-	"rules":   {"lang", "derive", "eval", "actions", "pmapi"},
+	"rules":   {"lang", "derive", "eval", "actions", "pmapi", "internal/posixre"},
 	"notify":  {"actions", "internal/yamlcfg"},
 	"daemon":  {"daemon", "lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
 }

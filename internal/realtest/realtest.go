@@ -30,6 +30,9 @@ const (
 	Alertmanager
 	// Root is running as the superuser.
 	Root
+	// Proc is the local pmcd serving the proc PMDA's metrics
+	// (proc.psinfo.*), as PCP's default pmcd.conf has it.
+	Proc
 	// PCPPython is python3-pcp: /usr/bin/python3 with PCP's pmi module,
 	// for writing archives.
 	PCPPython
@@ -94,6 +97,13 @@ func missing(c Component) string {
 	case Root:
 		if os.Geteuid() != 0 {
 			return "not running as root"
+		}
+	case Proc:
+		if why := missing(Pmcd); why != "" {
+			return why
+		}
+		if out, err := exec.Command("pminfo", "-h", "local:", "-d", "proc.psinfo.rss").CombinedOutput(); err != nil {
+			return "pmcd has no proc PMDA: " + strings.TrimSpace(string(out))
 		}
 	case PCPPython:
 		if err := exec.Command(Python, "-c", "from pcp import pmi").Run(); err != nil {
