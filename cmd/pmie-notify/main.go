@@ -3,6 +3,7 @@
 //
 //	pmie-notify -C [-stdin] FILE
 //	pmie-notify [-replay] [-listen HOST:PORT] [FILE]
+//	pmie-notify --help
 //
 // With -C it reads and checks the daemon configuration FILE (with
 // -stdin, its contents come on standard input: what pmie read) and
@@ -39,6 +40,7 @@ import (
 	"os"
 	"os/signal"
 	"reflect"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -62,10 +64,32 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// usage is pmie-notify's usage line.
+const usage = "Usage: " + prog + " -C [-stdin] FILE\n       " + prog + " [-replay] [-listen HOST:PORT] [FILE]\n"
+
+// help is what -? (or --help, -h) prints after the usage line.
+const help = `Reads pmie's daemon configuration FILE, and routes and sends the alerts
+pmie hands it (one JSON line each on standard input), as FILE says. pmie
+--yaml-config FILE starts it; there is no need to run it by hand.
+
+  -C                 check FILE, print the settings pmie needs, and exit
+  -stdin             with -C, read FILE's contents from standard input
+  -replay            evaluation follows archives' clock
+  -listen HOST:PORT  serve pmie's HTTP endpoint there
+`
+
 func run(args []string, in io.Reader, out, stderr io.Writer) int {
 	check, stdin, replay, listen := false, false, false, ""
-	for len(args) > 0 {
+	bad := false
+options:
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		switch args[0] {
+		case "--":
+			args = args[1:]
+			break options
+		case "-?", "-h", "--help":
+			fmt.Fprintf(stderr, "%s\n%s", usage, help)
+			return 0
 		case "-C":
 			check = true
 		case "-stdin":
@@ -74,18 +98,19 @@ func run(args []string, in io.Reader, out, stderr io.Writer) int {
 			replay = true
 		case "-listen":
 			if len(args) < 2 {
-				args = nil
-				continue
+				bad = true
+				break options
 			}
 			listen, args = args[1], args[1:]
 		default:
-			goto done
+			fmt.Fprintf(stderr, "%s: unknown option %s\n", prog, args[0])
+			bad = true
+			break options
 		}
 		args = args[1:]
 	}
-done:
-	if len(args) > 1 || (len(args) == 0 && (check || listen == "")) || (stdin && !check) {
-		fmt.Fprintf(stderr, "Usage: %s -C [-stdin] FILE\n       %s [-replay] [-listen HOST:PORT] [FILE]\n", prog, prog)
+	if bad || len(args) > 1 || (len(args) == 0 && (check || listen == "")) || (stdin && !check) {
+		io.WriteString(stderr, usage)
 		return 1
 	}
 	var cfg *config.Config

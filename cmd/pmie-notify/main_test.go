@@ -31,7 +31,6 @@ func TestUsageAndCheck(t *testing.T) {
 	good := writeConfig(t, "rule_files: [r.pmie]\nreceivers:\n  - {name: w, type: webhook, url: 'http://127.0.0.1:1/'}\ndefault_receiver: w\n")
 	os.WriteFile(filepath.Join(filepath.Dir(good), "r.pmie"), []byte("a = 1;\n"), 0o644)
 	bad := writeConfig(t, "receivers:\n  - {name: x, type: webhook}\n")
-	usage := "Usage: pmie-notify -C [-stdin] FILE\n       pmie-notify [-replay] [-listen HOST:PORT] [FILE]\n"
 	settings := `{"file":"` + good + `","rule_files":["` + filepath.Join(filepath.Dir(good), "r.pmie") + `"],"mmv":"pmie","watch":true,"alerting":true}` + "\n"
 	for _, tc := range []struct {
 		args      []string
@@ -46,6 +45,11 @@ func TestUsageAndCheck(t *testing.T) {
 		{[]string{"-C", "-stdin", bad}, "receivers: []\nhttp: {listen_address: nowhere}\n", 1, "",
 			bad + ":2:24: http.listen_address: not HOST:PORT: \"nowhere\"\n" + bad + ":1:12: receivers: no receivers are defined\n"},
 		{[]string{bad}, "", 1, "", bad + ":2:5: receivers[0].url: required\n"},
+		{[]string{"--help"}, "", 0, "", usage + "\n" + help},
+		{[]string{"-?"}, "", 0, "", usage + "\n" + help},
+		{[]string{"-C", "-h"}, "", 0, "", usage + "\n" + help},
+		{[]string{"-x", good}, "", 1, "", "pmie-notify: unknown option -x\n" + usage},
+		{[]string{"-C", "--", good}, "", 0, settings, ""},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(tc.args, strings.NewReader(tc.stdin), &out, &errs); code != tc.code || out.String() != tc.out || errs.String() != tc.errs {

@@ -411,7 +411,12 @@ func pmieCheck(t *testing.T, dir, which string, env []string, args ...string) st
 		t.Fatalf("%s: pmie_check %v: %v\n%s%s", which, args, err, out, b)
 	}
 	b, _ := os.ReadFile(log)
-	return string(b)
+	// leave out the process tree pmie_check -V -V prints
+	text := string(b)
+	if i, j := strings.Index(text, "Called from:"), strings.Index(text, "--- end of pstree output ---\n"); i >= 0 && j > i {
+		text = text[:i] + text[j+len("--- end of pstree output ---\n"):]
+	}
+	return text
 }
 
 // TestPmieCheck checks that PCP's pmie_check, with PCP_BIN_DIR naming
@@ -482,5 +487,31 @@ func TestPmieCheck(t *testing.T) {
 		if text := waitFor(t, log, "Log finished", 5*time.Second); !strings.Contains(text, "Log finished") {
 			t.Errorf("%s: log not finished:\n%s", which, text)
 		}
+	}
+}
+
+var notifyStamp = regexp.MustCompile(`^\[[^]]*\] pmie\(\d+\)`)
+
+// TestDaemonUser checks that a daemon that cannot become its user says
+// so as real pmie does, with the same status.
+func TestDaemonUser(t *testing.T) {
+	realtest.Require(t, realtest.Root, realtest.Pmie)
+	dir := openDir(t)
+	rules := filepath.Join(dir, "u.pmie")
+	os.WriteFile(rules, []byte("hinv.ncpu > 0 -> print \"up\";\n"), 0o644)
+	var said [2]string
+	var codes [2]int
+	for i, argv := range []func(...string) []string{realPmie, ourPmie} {
+		args := argv("-U", "no-such-user-here", "-l", filepath.Join(dir, "u.log"), "-c", rules)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = ourEnv()
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			codes[i] = ee.ExitCode()
+		}
+		said[i] = notifyStamp.ReplaceAllString(string(out), "[TIME] pmie(PID)")
+	}
+	if said[0] != said[1] || codes[0] != codes[1] || codes[0] != 1 {
+		t.Errorf("real pmie: %d %q\nours: %d %q", codes[0], said[0], codes[1], said[1])
 	}
 }
