@@ -100,13 +100,17 @@ func (q *ShellQuoter) Literal(b []byte, s string) []byte {
 func (q *ShellQuoter) Value(b, v []byte) ([]byte, error) {
 	r := &q.r
 	ctx, where := r.context()
+	if len(v) == 0 && (r.esc || ctx == ctxOpaque || ctx == ctxComment) {
+		// nothing goes in: the text reads on as if the value were not
+		// there (a backslash escapes what the text has next), as in pmie
+		return b, nil
+	}
 	if r.esc && ctx != ctxOpaque {
-		if len(v) == 0 {
-			// the backslash escapes whatever the text has next, as in pmie
+		b = append(b, v[0]) // the byte the backslash escapes
+		if v = v[1:]; len(v) == 0 {
+			r.afterValue()
 			return b, nil
 		}
-		b = append(b, v[0])
-		v = v[1:]
 	}
 	r.afterValue()
 	switch ctx {
@@ -124,7 +128,7 @@ func (q *ShellQuoter) Value(b, v []byte) ([]byte, error) {
 		}
 		return append(b, v...), nil
 	}
-	if len(v) == 0 || plain(v) {
+	if plain(v) {
 		return append(b, v...), nil
 	}
 	return append(b, v...), &QuoteError{Value: string(v), Where: where}

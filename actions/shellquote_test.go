@@ -62,6 +62,7 @@ func TestShellQuoteText(t *testing.T) {
 		// a backslash in the text escapes the value's first byte
 		{`echo \` + hole, ";id", `echo \;id`, ""},
 		{`echo \` + hole, ";a b", `echo \;'a b'`, ""},
+		{`echo \` + hole, ";", `echo \;`, ""},
 		{`echo "\` + hole + `"`, "$(id)", `echo "\$(id)"`, ""},
 		{`echo "\` + hole + `"`, "$$", `echo "\$\$"`, ""},
 		// comments
@@ -333,4 +334,40 @@ func BenchmarkShellQuote(b *testing.B) {
 		buf = q.Literal(buf, "'")
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(vals)), "ns/inst")
+}
+
+// readerState is what of a reader's state a value must not change, after
+// reading text; "" if the reader stopped following it (where plain values
+// may read differently: x[ may open a subscript, 0[ not).
+func readerState(text string) string {
+	var r shellReader
+	r.text(text)
+	ctx, why := r.context()
+	if ctx == ctxOpaque {
+		return ""
+	}
+	return fmt.Sprint(ctx, why, r.frames[:r.n+1], r.comment, r.esc)
+}
+
+// FuzzShellReader puts a value into any template: the reader must not
+// panic, and a value put in without error leaves the text, as the reader
+// reads it, where the plain value x would (the value is text, not syntax).
+func FuzzShellReader(f *testing.F) {
+	for i, c := range shellCases {
+		f.Add(c.tmpl, nastyValues[i%len(nastyValues)])
+	}
+	f.Add("echo '"+hole+"' \""+hole+"\" "+hole+" # "+hole, "a'b\"c$(d)`e`\nf")
+	f.Fuzz(func(t *testing.T, tmpl, v string) {
+		text, err := expand(tmpl, v)
+		if err != nil || v == "" {
+			return // an empty value may be nothing, which x is not
+		}
+		plainText, err := expand(tmpl, "x")
+		if err != nil {
+			t.Fatalf("%q: x refused: %v", tmpl, err)
+		}
+		if a, b := readerState(text), readerState(plainText); a != b && a != "" && b != "" {
+			t.Errorf("%q with %q gives %q, read as %s; with x %s", tmpl, v, text, a, b)
+		}
+	})
 }

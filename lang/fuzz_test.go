@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // FuzzParseDerived: the parser never panics (a recovered panic shows as an
@@ -59,7 +61,7 @@ func FuzzDerivedConfig(f *testing.F) {
 // both ways, and what it keeps prints and parses back the same.
 func FuzzParsePmie(f *testing.F) {
 	files, _ := filepath.Glob(goldenPath("pmie", "cases", "*.pmie"))
-	corpus, _ := filepath.Glob("/work/shared/corpus/rules/*.pmie")
+	corpus, _ := filepath.Glob(filepath.Join(realtest.CorpusDir(), "rules", "*.pmie"))
 	for _, p := range append(files, corpus...) {
 		f.Add(readFile(f, p))
 	}

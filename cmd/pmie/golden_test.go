@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // goldenCase is one line of testdata/golden/pmie/cases.txt.
@@ -62,10 +64,7 @@ func TestGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	gdir := filepath.Join(repo, "testdata/golden/pmie")
-	corpus := os.Getenv("PMIE_CORPUS")
-	if corpus == "" {
-		corpus = "/work/shared/corpus"
-	}
+	corpus := realtest.CorpusDir()
 	for _, c := range readCases(t, filepath.Join(gdir, "cases.txt")) {
 		dir := repo
 		if c.where == "corpus" {

@@ -157,12 +157,7 @@ func run(env Env) int {
 	if err := locateFile(env, o, conf, s); err != nil {
 		return fail(err)
 	}
-	rules := o.rules
-	if !o.haveRules {
-		if rules = env.Getenv("PMIECONF_PATH"); rules == "" {
-			rules = conf("PCP_VAR_DIR") + "/config/pmieconf"
-		}
-	}
+	rules := rulesPath(env, o, conf, prog)
 	set, err := pmieconf.Load(rules)
 	if err != nil {
 		return fail(err)
@@ -201,6 +196,26 @@ func run(env Env) int {
 		return 1
 	}
 	return 0
+}
+
+// rulesPath is where the rule templates are: -r PATH, else
+// $PMIECONF_PATH, else PCP's template directory, or, when PCP's is not
+// there (PCP not installed), the built-in templates, with a note saying
+// so.
+func rulesPath(env Env, o opts, conf func(string) string, prog string) string {
+	if o.haveRules {
+		return o.rules
+	}
+	if rules := env.Getenv("PMIECONF_PATH"); rules != "" {
+		return rules
+	}
+	rules := conf("PCP_VAR_DIR") + "/config/pmieconf"
+	if _, err := os.Stat(rules); errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "%s: no rule templates in %s (PCP not installed?): using the built-in templates (-r %s)\n",
+			prog, rules, pmieconf.BuiltinPath)
+		return pmieconf.BuiltinPath
+	}
+	return rules
 }
 
 // locateFile sets the pmie file: -f FILE, else the default, which for

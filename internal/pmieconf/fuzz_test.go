@@ -75,6 +75,7 @@ func exercise(t *testing.T, s *Set) []byte {
 // diagnostics with positions inside the file.
 func FuzzParseFile(f *testing.F) {
 	seedFiles(f, "../../testdata/pmieconf")
+	seedFiles(f, "templates") // the built-in templates
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 1<<14 {
 			return

@@ -10,7 +10,8 @@ import (
 
 // Load reads the rules found on a rules path: a colon-separated list of
 // files and directories, directories searched through, in directory
-// order as pmieconf reads them. Files without the rules-file header are
+// order as pmieconf reads them, and BuiltinPath for the built-in
+// templates. Files without the rules-file header are
 // passed over. The rules are sorted by name.
 func Load(path string) (*Set, error) {
 	s := newSet(path)
@@ -44,6 +45,9 @@ func Strerror(err error) string {
 }
 
 func (s *Set) loadPath(p string) error {
+	if p == BuiltinPath {
+		return s.loadBuiltin()
+	}
 	fi, err := os.Stat(p)
 	if err != nil {
 		return cerrorf("cannot stat %s: %s", p, Strerror(err))

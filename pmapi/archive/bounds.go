@@ -50,11 +50,13 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 			val := rawValue{lval: s.lval(i)}
 			var blk []byte
 			if m.valfmt != valInsitu {
-				_, b := block(p, val.lval)
+				vt, b := block(p, val.lval)
 				if blob {
-					blk = b
+					// in the order libpcp holds it, which matters when
+					// the block is not of the metric's type
+					blk = hostOrder(vt, b)
 				} else {
-					val.setNum(b)
+					val.setNum(asRead(m.desc.Type, vt, b))
 				}
 			}
 			ic.bound(tReq, tThis, val, blk, &c.strs, mark, done)

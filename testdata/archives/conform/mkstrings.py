@@ -17,6 +17,8 @@ Per host:
                       in records 5-7)
 sa has a <mark> after record 10.
 """
+import os
+
 from pcp import pmi
 import cpmapi as c
 
@@ -27,6 +29,9 @@ STATES = "RSDZIS"
 
 
 def build(name, host, seed):
+    for ext in (".0", ".index", ".meta"):
+        if os.path.exists(name + ext):
+            os.remove(name + ext)  # pmi does not overwrite
     log = pmi.pmiLogImport(name)
     log.pmiSetHostname(host)
     log.pmiSetTimezone("UTC")

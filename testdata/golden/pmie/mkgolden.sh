@@ -1,11 +1,14 @@
 #!/bin/sh
 # Regenerates the golden outputs (gzipped) of real pmie (PCP 6.0.3) listed in
 # cases.txt. Run from this directory; needs PCP installed and, for the
-# corpus cases, the corpus in $PMIE_CORPUS (default /work/shared/corpus).
+# corpus cases, the shared corpus: $PMIE_CORPUS, by default
+# ../shared/corpus beside the repository (scripts/corpus.sh).
 # With arguments, only the cases of those names.
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-corpus=${PMIE_CORPUS:-/work/shared/corpus}
+# shellcheck source=../../../scripts/corpus.sh
+. "$repo/scripts/corpus.sh"
+corpus=$(corpus_dir "$repo")
 grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 	name=$(echo $name); where=$(echo $where)
 	if [ $# -gt 0 ]; then
