@@ -17,7 +17,7 @@ func BenchmarkNotify(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := start(cfg, nil, map[string]sender{"a": discard{}, "b": discard{}, "c": discard{}, "d": discard{}})
+	n := New(cfg, Options{Log: nil, senders: map[string]sender{"a": discard{}, "b": discard{}, "c": discard{}, "d": discard{}}})
 	defer n.Close(context.Background())
 	ev := sample()
 	b.ReportAllocs()

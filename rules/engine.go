@@ -71,8 +71,12 @@ type Config struct {
 
 	// Evaluated, if set, is called after each evaluation of a group of
 	// rules sharing an interval, with its time, before their values are
-	// printed: observers (rule unit tests) read the rules' values then.
+	// printed: observers (rule unit tests, alerting) read the rules'
+	// values then (their Truth and Bindings too).
 	Evaluated func(now float64, rules []*eval.Rule)
+	// Removed, if set, is called at a reload with the rules that are no
+	// longer in force.
+	Removed func(rules []*eval.Rule, now float64)
 }
 
 // retryMin is pmie's first retry interval for unavailable hosts and
@@ -91,7 +95,9 @@ type Engine struct {
 	stats *Stats
 
 	mu      sync.Mutex
-	pending *reload
+	pending *pending
+	wake    func() // ends the wait for the next evaluation, if waiting
+	stopped bool
 }
 
 // New groups the rules of prog into tasks by sample interval, as pmie
@@ -177,6 +183,7 @@ func interval(delta float64) time.Duration {
 // mode).
 func (e *Engine) Run(ctx context.Context) error {
 	defer e.out.Flush()
+	defer e.finish()
 	if len(e.tasks) == 0 {
 		return nil
 	}

@@ -35,13 +35,20 @@ type Loading struct {
 	Final func(bad bool)
 }
 
-// CompileText parses one rule file, name (""for standard input), and
+// CompileText parses one rule file, name ("" for standard input), and
 // compiles its statements in order with comp, reporting problems as pmie
 // does: syntax errors with "syntax error - near line N of file F", the
 // compiler's own messages at the statements they concern. It returns
 // false if Stop stopped it.
 func CompileText(comp *eval.Compiler, name, text string, l Loading) bool {
-	f := lang.ParsePmie(name, text)
+	return CompileParsed(comp, lang.ParsePmie(name, text), l)
+}
+
+// CompileParsed is CompileText for a file already parsed (parsing does
+// not depend on the sources of metrics, and a parsed file is not changed
+// by compiling it, so one parse can serve many compilations).
+func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
+	name := f.Src.Name
 	if l.Prefetch != nil {
 		defer l.Prefetch(f.Stmts)()
 	}

@@ -28,6 +28,9 @@ type Stats struct {
 	after    []func()
 
 	total counters
+
+	hostsMu   sync.Mutex
+	hostTable hostTable
 }
 
 // NewStats makes an empty Stats.

@@ -51,7 +51,8 @@ func errnoText(err error) string {
 // ok is false when pmie stops loading (a file that cannot be found, an
 // archive that cannot be opened); lastBad reports, as pmie's -C exit
 // status does, whether the last statement pmie parsed had an error.
-func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer) (ok, lastBad bool) {
+// keyFiles, if not nil, is told the file of each rule (by key).
+func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
 	files := s.files
 	if s.configFile != "" {
 		files = []string{s.configFile}
@@ -62,7 +63,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
 			return false, false
 		}
-		ok, lastBad = compileText(comp, src, "", string(text), stderr)
+		ok, lastBad = compileText(comp, src, "", string(text), stderr, keyFiles)
 		return ok && src.fatal == nil, lastBad
 	}
 	for _, f := range files {
@@ -82,7 +83,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			continue
 		}
 		var ok bool
-		if ok, lastBad = compileText(comp, src, path, string(text), stderr); !ok {
+		if ok, lastBad = compileText(comp, src, path, string(text), stderr, keyFiles); !ok {
 			return false, lastBad
 		}
 	}
@@ -106,8 +107,9 @@ func firstConfig(s settings) string {
 // compileText parses one rule file and compiles its statements, printing
 // diagnostics as pmie does, in order. It stops, returning false, at an
 // archive that cannot be opened. lastBad reports whether the last
-// statement pmie parsed had an error (syntax or semantic).
-func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer) (ok, lastBad bool) {
+// statement pmie parsed had an error (syntax or semantic). keyFiles, if
+// not nil, is told the file of each rule (by key).
+func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
 	ok = rules.CompileText(comp, name, text, rules.Loading{
 		Errs:   stderr,
 		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
@@ -117,6 +119,11 @@ func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io
 		},
 		Stop:  func() bool { return src.fatal != nil },
 		Final: func(bad bool) { lastBad = bad },
+		Compiled: func(_ *lang.Stmt, r *eval.Rule) {
+			if r != nil && keyFiles != nil {
+				keyFiles[r.Key] = name
+			}
+		},
 	})
 	return ok, lastBad
 }

@@ -10,14 +10,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	pmiedaemon "github.com/gopcp/pmie/daemon"
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
@@ -57,8 +58,9 @@ type settings struct {
 
 	namespace *pmapi.Namespace // -n
 
-	alertsFile   string // --route-alerts
+	yamlFile     string // --yaml-config (or --route-alerts)
 	replayAlerts bool   // --replay-alerts
+	listen       string // --web.listen-address
 	rawShell     bool   // --raw-shell-values
 }
 
@@ -205,8 +207,13 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				s.checkUnits = true
 			case "werror":
 				s.check, s.strict = true, true
-			case "route-alerts":
-				s.alertsFile = ev.Arg
+			case "yaml-config", "route-alerts":
+				s.yamlFile = ev.Arg
+			case "web.listen-address":
+				if err := wire.CheckListen(ev.Arg); err != nil {
+					fail("--web.listen-address: " + err.Error())
+				}
+				s.listen = ev.Arg
 			case "replay-alerts":
 				s.replayAlerts = true
 			case "raw-shell-values":
@@ -217,8 +224,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
 	}
-	if !bad && s.replayAlerts && s.alertsFile == "" {
-		fail("--replay-alerts needs --route-alerts")
+	if !bad && s.replayAlerts && s.yamlFile == "" {
+		fail("--replay-alerts needs --yaml-config")
 	}
 	if !bad && s.foreground && s.systemd {
 		fail("the -f and -F options are mutually exclusive")
@@ -277,11 +284,12 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid},
 		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
-	if s.alertsFile != "" {
-		if err := checkAlerts(s.alertsFile); err != nil {
+	if s.yamlFile != "" {
+		if err := p.readDaemonConfig(); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 			return 1
 		}
+		s = p.s
 	}
 	if s.logfile != "" && s.live() {
 		primary := ""
@@ -304,7 +312,12 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return 1
 	}
 	defer p.src.close()
-	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr)
+	if err := p.useDerived(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	p.keyFiles = map[string]string{}
+	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles)
 	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
@@ -345,11 +358,19 @@ type session struct {
 	now   float64 // when evaluation would start by default
 	rt    *eval.Runtime
 
-	b       *eval.Builder
-	program *eval.Program
+	b        *eval.Builder
+	program  *eval.Program
+	keyFiles map[string]string // the file of each rule, by key
 
 	sv    *service     // PCP's service files
 	stats *rules.Stats // the engine's counts
+
+	dcfg       *wire.Settings // --yaml-config's
+	dyaml      []byte         // its contents
+	yamlRules  bool           // the rule files are the daemon configuration's
+	derivedSum []byte         // contents of the derived files in use
+	cur        atomic.Pointer[sources]
+	forks      []*sources // sources made by reloads (engine's goroutine)
 }
 
 // setUp opens the sources and works out the time zone, the default
@@ -360,6 +381,7 @@ func (p *session) setUp() error {
 	if p.src, err = openSources(s, p.log); err != nil {
 		return err
 	}
+	p.cur.Store(p.src)
 	if p.loc, err = p.src.zone(s, p.out); err != nil {
 		return err
 	}
@@ -402,14 +424,6 @@ func (p *session) evaluate(ctx context.Context) int {
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
 		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
 		Syslog: (&actions.SystemLog{}).Send}
-	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
-		stop, err := p.startAlerts(runner)
-		if err != nil {
-			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		defer stop()
-	}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
@@ -417,16 +431,34 @@ func (p *session) evaluate(ctx context.Context) int {
 		Out:        p.out,
 		TimeString: func(sec float64) string { return ctime(int64(sec)) },
 		Calendar:   calendar(p.loc),
-		Open:       src.open,
+		Open:       p.open,
 		Now:        time.Now,
 		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
 		Hosts:      p.hosts,
 		Stats:      p.stats,
 	}
+	var d *pmiedaemon.Daemon
+	if p.dcfg != nil || s.listen != "" {
+		if d, err = p.startDaemon(runner, &cfg); err != nil {
+			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+		defer func() {
+			p.out.Flush()
+			if err := d.Close(context.Background()); err != nil {
+				p.log.notify(rules.Error, err.Error())
+			}
+		}()
+	}
+	defer func() {
+		for _, f := range p.forks {
+			f.close()
+		}
+	}()
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
-		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.msgs)
+		stopReload := p.startReloads(ctx, eng, d)
 		defer stopReload()
 	}
 	if src.archive {
@@ -448,22 +480,6 @@ func (p *session) evaluate(ctx context.Context) int {
 		sdNotify("STOPPING=1")
 	}
 	return 0
-}
-
-// startAlerts has pmie-notify send an alert for each action runner runs,
-// as the --route-alerts file says; stop waits for it to send those still
-// queued (within the file's shutdown_timeout) and to report any lost.
-func (p *session) startAlerts(runner *actions.Runner) (stop func(), err error) {
-	log := &logger{w: p.msgs, pid: p.log.pid}
-	n, err := startNotifier(p.s.alertsFile, func(msg string) { log.notify(rules.Error, msg) })
-	if err != nil {
-		return nil, err
-	}
-	runner.Notify = n.notify
-	return func() {
-		p.out.Flush()
-		n.close()
-	}, nil
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in
@@ -553,35 +569,4 @@ func (c *countWriter) Write(p []byte) (int, error) {
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
-}
-
-// reloadOnSignal reloads the rule files whenever pmie gets SIGUSR1: rules
-// whose text is unchanged keep their state. A reload with errors is
-// reported and applied without the statements that have them, as pmie
-// loads a file.
-func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sources, rt *eval.Runtime, delta float64, stderr io.Writer) (stop func()) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGUSR1)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-sig:
-				b := &eval.Builder{Env: src.env(rt, nil), Prepare: s.prepare()}
-				program := &eval.Program{}
-				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
-				if ok, _ := loadRules(s, comp, src, strings.NewReader(""), stderr); ok {
-					eng.Reload(b, program)
-				}
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sig)
-		close(done)
-	}
 }

@@ -25,7 +25,8 @@ var allowed = map[string][]string{
 	"eval":    {"lang", "derive", "pmapi", "internal/posixre"},
 	"actions": {"lang", "pmapi"},
 	"rules":   {"lang", "derive", "eval", "actions", "pmapi", "internal/posixre"},
-	"notify":  {"actions"},
+	"notify":  {"actions", "internal/yamlcfg"},
+	"daemon":  {"daemon", "lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
 }
 
 func topOf(rel string) string {
