@@ -30,7 +30,7 @@ receivers: [{name: a, type: exec, command: [/bin/true]}]
 		{"night", at(3, 5, 59), true},
 		{"night", at(3, 6, 0), false}, // 22:00 + 8h: closed again
 		{"night", at(3, 5, 0).UTC(), true},
-		{"lunch", at(3, 12, 45), true}, // a Wednesday
+		{"lunch", at(3, 12, 45), true},  // a Wednesday
 		{"lunch", at(6, 12, 45), false}, // a Saturday
 		{"lunch", at(3, 13, 0), false},
 	} {
