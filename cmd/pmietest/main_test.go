@@ -34,7 +34,7 @@ func TestFailureStatus(t *testing.T) {
 	}
 	// --run selects tests by name
 	code, out, _ = runCmd(t, "--run", "^alert", "../../internal/ruletest/testdata/fail/values.yaml")
-	if code != 1 || !strings.Contains(out, "FAIL: 1 of 1 tests failed") || strings.Contains(out, "wrong values") {
+	if code != 1 || !strings.Contains(out, "FAIL: 1 of 1 test failed") || strings.Contains(out, "wrong values") {
 		t.Errorf("--run: status %d\n%s", code, out)
 	}
 	code, out, _ = runCmd(t, "--run", "^nothing$", "../../internal/ruletest/testdata/fail/values.yaml")
@@ -131,5 +131,28 @@ func TestREADMEExample(t *testing.T) {
 		if !strings.Contains(string(readme), strings.Join(block, "\n")+"\n") {
 			t.Errorf("the README does not show %s as it is", f)
 		}
+	}
+	if code, out, _ := runCmd(t, "../../examples/tests/cpu.yaml"); code != 0 || out != "ok: 1 test passed\n" {
+		t.Errorf("the example: status %d\n%s", code, out)
+	}
+	// and the failure it shows, had the test expected busy to be true
+	// at 10s
+	b, _ := os.ReadFile("../../examples/tests/cpu.yaml")
+	abs, _ := filepath.Abs("../../examples/tests/cpu.pmie")
+	text := strings.Replace(string(b), "values: {busy: false}     # 0.7", "values: {busy: true}     # 0.7", 1)
+	text = strings.Replace(text, "rule_files: [cpu.pmie]", "rule_files: ["+abs+"]", 1)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cpu.yaml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd(t, filepath.Join(dir, "cpu.yaml"))
+	out = strings.ReplaceAll(out, abs, "examples/tests/cpu.pmie")
+	out = strings.ReplaceAll(out, dir, "examples/tests")
+	var shown []string
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		shown = append(shown, "    "+line)
+	}
+	if code != 1 || !strings.Contains(string(readme), "\n"+strings.Join(shown, "\n")+"\n") {
+		t.Errorf("the README does not show this failure as pmietest prints it:\n%s", out)
 	}
 }

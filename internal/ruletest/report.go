@@ -74,11 +74,19 @@ func WriteText(w io.Writer, suites []*Suite, verbose bool) int {
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(w, "FAIL: %d of %d tests failed\n", failed, total)
+		fmt.Fprintf(w, "FAIL: %d of %s failed\n", failed, tests(total))
 	} else {
-		fmt.Fprintf(w, "ok: %d tests passed\n", total)
+		fmt.Fprintf(w, "ok: %s passed\n", tests(total))
 	}
 	return failed
+}
+
+// tests is "1 test" or "N tests".
+func tests(n int) string {
+	if n == 1 {
+		return "1 test"
+	}
+	return fmt.Sprintf("%d tests", n)
 }
 
 // writeFailures reports the failures of one test.
