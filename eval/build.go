@@ -46,6 +46,12 @@ type Diag struct {
 	Warning bool // pmie's "warning - near line N"
 	Notify  bool // reported through pmie's log, with time, pid and level
 	Msg     string
+	// At is the offset in the rule file just after the token at which
+	// pmie, building the construct the diagnostic is about, had stopped
+	// reading: set where it reduces the construct without looking at the
+	// next token (after a string operand of == or !=, or the ")" of an
+	// aggregate or quantifier); 0 means the end of the statement.
+	At int
 }
 
 // Prepared is an action's arguments after checking: what remains of them,
@@ -72,6 +78,7 @@ type Builder struct {
 	Prepare func(op Op, args []string) Prepared
 
 	errs    int // errors in the current statement
+	at      int // Diag.At for what is being built
 	nameGen int // counter for names of unnamed expressions
 	rules   int // cond -> action rules built
 	metrics []*Metric
@@ -92,7 +99,7 @@ func (b *Builder) Errors() int { return b.errs }
 func (b *Builder) synerr(format string, args ...any) {
 	b.errs++
 	if b.Report != nil {
-		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...)})
+		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...), At: b.at})
 	}
 }
 

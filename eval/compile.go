@@ -147,6 +147,7 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 			break
 		}
 		x := c.expr(e.X)
+		defer c.reducedAt(parenthesized(e.X))()
 		if op == OpPcnt {
 			return b.Percent(e.Percent, e.Dom, x)
 		}
@@ -163,7 +164,9 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 		if !c.want(e.X, cat, what, "follow", "aggregation operator") {
 			return nil
 		}
-		return b.Domain(op, e.Dom, c.expr(e.X))
+		x := c.expr(e.X)
+		defer c.reducedAt(parenthesized(e.X))()
+		return b.Domain(op, e.Dom, x)
 	case *lang.Action:
 		return c.action(e)
 	case *lang.Rule:
@@ -279,6 +282,10 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 	y := c.expr(e.Y)
 	switch {
 	case e.Op.IsRelational():
+		if _, ok := e.Y.(*lang.String); ok {
+			// pmie reduces a comparison with a string at the string
+			defer c.reducedAt(e.Y)()
+		}
 		return b.Rel(op, x, y)
 	case cat == catAction:
 		if y == nil {
@@ -341,4 +348,24 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 		DimSpace: int8(s.DimSpace), DimTime: int8(s.DimTime), DimCount: int8(s.DimCount),
 		ScaleSpace: int8(s.ScaleSpace), ScaleTime: int8(s.ScaleTime), ScaleCount: int8(s.ScaleCount),
 	}
+}
+
+// reducedAt has the diagnostics of what is built next say that pmie
+// reduced it at the last token of x (see Diag.At), unless x is nil or
+// came from a macro; the function it returns undoes that.
+func (c *Compiler) reducedAt(x lang.Expr) func() {
+	if x == nil || x.Where().From != nil {
+		return func() {}
+	}
+	c.B.at = x.Where().Span.End.Offset
+	return func() { c.B.at = 0 }
+}
+
+// parenthesized is x if it is in parentheses, else nil: pmie reduces an
+// aggregate or quantifier at the ")" of its operand.
+func parenthesized(x lang.Expr) lang.Expr {
+	if p, ok := x.(*lang.Paren); ok {
+		return p
+	}
+	return nil
 }
