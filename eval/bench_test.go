@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -102,7 +103,7 @@ func BenchmarkCompare(b *testing.B) {
 // BenchmarkSomeInst is a quantifier over a comparison.
 func BenchmarkSomeInst(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("some", bw.b.Domain(OpSomeHost, DomInst,
+	bw.add("some", bw.b.Domain(OpSome, lang.DomInst,
 		bw.b.Rel(OpGt, bw.b.Fetch("c", nil, nil, 0, 0), bw.b.NumConst(5, perSec))))
 	bw.run(b)
 }
@@ -110,7 +111,7 @@ func BenchmarkSomeInst(b *testing.B) {
 // BenchmarkSumInst is an aggregate of an arithmetic expression.
 func BenchmarkSumInst(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("sum", bw.b.Domain(OpSumHost, DomInst,
+	bw.add("sum", bw.b.Domain(OpSum, lang.DomInst,
 		bw.b.Binary(OpDiv, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.Fetch("c", nil, nil, 0, 0))))
 	bw.run(b)
 }
@@ -118,7 +119,7 @@ func BenchmarkSumInst(b *testing.B) {
 // BenchmarkSampleWindow is an aggregate over a ten-sample window.
 func BenchmarkSampleWindow(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("avg", bw.b.Domain(OpAvgHost, DomTime, bw.b.Fetch("g", nil, nil, 0, 9)))
+	bw.add("avg", bw.b.Domain(OpAvg, lang.DomSample, bw.b.Fetch("g", nil, nil, 0, 9)))
 	bw.run(b)
 }
 
@@ -127,7 +128,7 @@ func BenchmarkSampleWindow(b *testing.B) {
 func BenchmarkRuleBindings(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
 	bw.rt.Act = func(*Firing) Truth { return True }
-	bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
 		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
 		bw.b.Action(OpPrint, []string{"busy:", " %i=%v"}, nil)))
 	bw.run(b)
@@ -201,7 +202,7 @@ func BenchmarkShellBindings(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
 	bw.rt.Act = func(*Firing) Truth { return True }
 	bw.b.Prepare = func(op Op, args []string) Prepared { return Prepared{Args: args, Quoter: passQuoter{}} }
-	bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
 		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
 		bw.b.Action(OpShell, []string{"busy:", " %i=%v"}, nil)))
 	bw.run(b)

@@ -176,12 +176,7 @@ func (b *Builder) Retry(m *Metric) {
 		return
 	}
 	for x := m.node; x != nil; {
-		switch x.Op {
-		case OpFetch, OpNeg, OpAdd, OpSub, OpMul, OpDiv,
-			OpSumHost, OpSumInst, OpSumTime, OpAvgHost, OpAvgInst, OpAvgTime,
-			OpMaxHost, OpMaxInst, OpMaxTime, OpMinHost, OpMinInst, OpMinTime,
-			OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte, OpNot, OpAnd, OpOr,
-			OpRise, OpFall, OpInstant, OpMatch, OpNomatch:
+		if ops[x.Op].reshape {
 			if x.metrics != nil {
 				x.reshapeFetch()
 			}

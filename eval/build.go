@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gopcp/pmie/internal/posixre"
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -45,6 +46,12 @@ type Diag struct {
 	Warning bool // pmie's "warning - near line N"
 	Notify  bool // reported through pmie's log, with time, pid and level
 	Msg     string
+	// At is the offset in the rule file just after the token at which
+	// pmie, building the construct the diagnostic is about, had stopped
+	// reading: set where it reduces the construct without looking at the
+	// next token (after a string operand of == or !=, or the ")" of an
+	// aggregate or quantifier); 0 means the end of the statement.
+	At int
 }
 
 // Prepared is an action's arguments after checking: what remains of them,
@@ -71,6 +78,7 @@ type Builder struct {
 	Prepare func(op Op, args []string) Prepared
 
 	errs    int // errors in the current statement
+	at      int // Diag.At for what is being built
 	nameGen int // counter for names of unnamed expressions
 	rules   int // cond -> action rules built
 	metrics []*Metric
@@ -91,7 +99,7 @@ func (b *Builder) Errors() int { return b.errs }
 func (b *Builder) synerr(format string, args ...any) {
 	b.errs++
 	if b.Report != nil {
-		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...)})
+		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...), At: b.at})
 	}
 }
 
@@ -404,53 +412,54 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 	return x
 }
 
-// Domain is an aggregate or quantifier (op is its _host flavour) over dom.
-func (b *Builder) Domain(op Op, dom Dom, a *Node) *Node {
+// Domain is an aggregate or quantifier, op, over dom.
+func (b *Builder) Domain(op Op, dom lang.Domain, a *Node) *Node {
 	if a == nil {
 		return nil
 	}
 	hdom, idom, tdom := a.hdom, a.idom, a.tdom
 	switch dom {
-	case DomHost:
+	case lang.DomHost:
 		if hdom == -1 {
 			b.synerr("no host domain")
 			return nil
 		}
 		hdom, idom = -1, -1
-	case DomInst:
+	case lang.DomInst:
 		idom = -1
-	case DomTime:
+	case lang.DomSample:
 		if tdom == -1 {
 			b.synerr("no time domain")
 			return nil
 		}
 		tdom = -1
 	}
-	if op == OpSumHost || op == OpAvgHost {
+	if ops[op].arith {
 		if a.metrics != nil && len(a.metrics.m) > 0 && !a.metrics.m[0].Desc.Type.Numeric() {
 			b.synerr("arithmetic (not %s) operand required for aggregate operator", a.metrics.m[0].Desc.Type)
 			return nil
 		}
 	}
-	var x *Node
-	if op == OpCountHost {
-		x = newNode(op+Op(dom), a, nil, hdom, idom, tdom, abs(tdom), SemInstant)
-		x.alloc()
+	sem := a.sem
+	if ops[op].reduce.count != nil {
+		sem = SemInstant
+	}
+	x := newNode(op, a, nil, hdom, idom, tdom, abs(tdom), sem)
+	x.dom = dom
+	x.alloc()
+	if ops[op].reduce.count != nil {
 		x.units = Units{Units: pmapi.Units{DimCount: 1}, Known: true}
-	} else {
-		x = newNode(op+Op(dom), a, nil, hdom, idom, tdom, abs(tdom), a.sem)
-		x.alloc()
 	}
 	b.findEval(x)
 	return x
 }
 
 // Percent is the N%_host, N%_inst or N%_sample quantifier.
-func (b *Builder) Percent(pcnt float64, dom Dom, a *Node) *Node {
+func (b *Builder) Percent(pcnt float64, dom lang.Domain, a *Node) *Node {
 	if a == nil {
 		return nil
 	}
-	x := b.Domain(OpPcntHost, dom, a)
+	x := b.Domain(OpPcnt, dom, a)
 	if x == nil {
 		return nil
 	}
@@ -557,7 +566,7 @@ func (b *Builder) Actions(op Op, a1, a2 *Node) *Node {
 // fold evaluates x now if its operands are all constants, making it a
 // constant.
 func (b *Builder) fold(x *Node) {
-	if x.Op >= OpShell || x.Arg1 == nil || x.Arg1.Op != OpNop {
+	if x.Op.action() || x.Op == OpArg || !x.Op.evaluable() || x.Arg1 == nil || x.Arg1.Op != OpNop {
 		return
 	}
 	if x.Arg2 != nil && x.Arg2.Op != OpNop {

@@ -126,12 +126,11 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 	case *lang.Binary:
 		return c.binary(e)
 	case *lang.MatchInst:
-		op, name := OpMatch, "match_inst"
+		op := OpMatch
 		if e.Negate {
-			op, name = OpNomatch, "nomatch_inst"
+			op = OpNomatch
 		}
 		if !c.want(e.X, catBool, bexpStr, "follow", "regular expression") {
-			_ = name
 			return nil
 		}
 		x := c.expr(e.X)
@@ -143,24 +142,31 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 		if !c.want(e.X, catBool, bexpStr, "follow", "quantifier") {
 			return nil
 		}
-		x := c.expr(e.X)
-		switch e.Kind {
-		case lang.QuantSome:
-			return b.Domain(OpSomeHost, domOf(e.Dom), x)
-		case lang.QuantAll:
-			return b.Domain(OpAllHost, domOf(e.Dom), x)
+		op, ok := opOf(lang.Quantifier, e.Op)
+		if !ok {
+			break
 		}
-		return b.Percent(e.Percent, domOf(e.Dom), x)
+		x := c.expr(e.X)
+		defer c.reducedAt(parenthesized(e.X))()
+		if op == OpPcnt {
+			return b.Percent(e.Percent, e.Dom, x)
+		}
+		return b.Domain(op, e.Dom, x)
 	case *lang.Aggr:
-		ops := [...]Op{OpSumHost, OpAvgHost, OpMaxHost, OpMinHost, OpCountHost}
+		op, ok := opOf(lang.Aggregate, e.Op)
+		if !ok {
+			break
+		}
 		cat, what := catNum, aexpStr
-		if e.Kind == lang.AggrCount {
+		if ops[op].operand == lang.TypeBool {
 			cat, what = catBool, bexpStr
 		}
 		if !c.want(e.X, cat, what, "follow", "aggregation operator") {
 			return nil
 		}
-		return b.Domain(ops[e.Kind], domOf(e.Dom), c.expr(e.X))
+		x := c.expr(e.X)
+		defer c.reducedAt(parenthesized(e.X))()
+		return b.Domain(op, e.Dom, x)
 	case *lang.Action:
 		return c.action(e)
 	case *lang.Rule:
@@ -234,34 +240,31 @@ func (c *Compiler) unary(e *lang.Unary) *Node {
 			return nil
 		}
 	}
+	op, ok := opOf(lang.Prefix, e.Op.String())
+	if !ok {
+		b.synerr("unexpected expression")
+		return nil
+	}
 	x := c.expr(e.X)
 	if x == nil {
 		return nil
 	}
-	switch e.Op {
-	case lang.OpNeg:
-		return b.Unary(OpNeg, x)
-	case lang.OpNot:
-		return b.Unary(OpNot, x)
-	case lang.OpRate:
+	switch op {
+	case OpRate:
 		return b.Rate(x)
-	case lang.OpInstant:
-		return b.Unary(OpInstant, x)
-	case lang.OpRising:
-		return b.Edge(OpRise, x)
+	case OpRise, OpFall:
+		return b.Edge(op, x)
 	}
-	return b.Edge(OpFall, x)
-}
-
-var binaryOps = map[lang.BinaryOp]Op{
-	lang.OpAdd: OpAdd, lang.OpSub: OpSub, lang.OpMul: OpMul, lang.OpDiv: OpDiv,
-	lang.OpLT: OpLt, lang.OpLE: OpLte, lang.OpEQ: OpEq, lang.OpGE: OpGte, lang.OpGT: OpGt,
-	lang.OpNE: OpNeq, lang.OpAnd: OpAnd, lang.OpOr: OpOr, lang.OpSeq: OpActSeq, lang.OpAlt: OpActAlt,
+	return b.Unary(op, x)
 }
 
 func (c *Compiler) binary(e *lang.Binary) *Node {
 	b := c.B
-	op := binaryOps[e.Op]
+	op, ok := opOf(lang.Infix, e.Op.String())
+	if !ok {
+		b.synerr("unexpected expression")
+		return nil
+	}
 	name := op.String()
 	cat, what := catNum, aexpStr
 	switch {
@@ -279,6 +282,10 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 	y := c.expr(e.Y)
 	switch {
 	case e.Op.IsRelational():
+		if _, ok := e.Y.(*lang.String); ok {
+			// pmie reduces a comparison with a string at the string
+			defer c.reducedAt(e.Y)()
+		}
 		return b.Rel(op, x, y)
 	case cat == catAction:
 		if y == nil {
@@ -292,9 +299,6 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 	return b.Binary(op, x, y)
 }
 
-var actionOps = [...]Op{lang.ActShell: OpShell, lang.ActAlarm: OpAlarm, lang.ActSyslog: OpSyslog,
-	lang.ActPrint: OpPrint, lang.ActStomp: OpStomp}
-
 func (c *Compiler) action(a *lang.Action) *Node {
 	var hold *Node
 	if a.Holdoff != nil {
@@ -304,7 +308,12 @@ func (c *Compiler) action(a *lang.Action) *Node {
 	for i, s := range a.Args {
 		args[i] = s.Value
 	}
-	return c.B.Action(actionOps[a.Kind], args, hold)
+	op, ok := opOf(lang.ActionWord, a.Op)
+	if !ok {
+		c.B.synerr("unexpected expression")
+		return nil
+	}
+	return c.B.Action(op, args, hold)
 }
 
 func (c *Compiler) ruleset(rs *lang.Ruleset) *Node {
@@ -330,17 +339,6 @@ func (c *Compiler) ruleset(rs *lang.Ruleset) *Node {
 	return c.B.Ruleset(rules, unknown, otherwise)
 }
 
-// domOf maps a syntax domain to the evaluator's.
-func domOf(d lang.Domain) Dom {
-	switch d {
-	case lang.DomHost:
-		return DomHost
-	case lang.DomSample:
-		return DomTime
-	}
-	return DomInst
-}
-
 // scaleUnits converts a scale factor to units.
 func scaleUnits(s *lang.Scale) pmapi.Units {
 	if s == nil {
@@ -350,4 +348,24 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 		DimSpace: int8(s.DimSpace), DimTime: int8(s.DimTime), DimCount: int8(s.DimCount),
 		ScaleSpace: int8(s.ScaleSpace), ScaleTime: int8(s.ScaleTime), ScaleCount: int8(s.ScaleCount),
 	}
+}
+
+// reducedAt has the diagnostics of what is built next say that pmie
+// reduced it at the last token of x (see Diag.At), unless x is nil or
+// came from a macro; the function it returns undoes that.
+func (c *Compiler) reducedAt(x lang.Expr) func() {
+	if x == nil || x.Where().From != nil {
+		return func() {}
+	}
+	c.B.at = x.Where().Span.End.Offset
+	return func() { c.B.at = 0 }
+}
+
+// parenthesized is x if it is in parentheses, else nil: pmie reduces an
+// aggregate or quantifier at the ")" of its operand.
+func parenthesized(x lang.Expr) lang.Expr {
+	if p, ok := x.(*lang.Paren); ok {
+		return p
+	}
+	return nil
 }

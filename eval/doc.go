@@ -17,6 +17,13 @@
 // numbers and truths, by host and instance; actions go to a passed-in
 // Actor, a shell action's values put into its text through a Quoter.
 //
+// Every operator is a row of one table (op.go): pmie's name for it, the
+// operator of lang's grammar it is made from, the types of its operands
+// and its implementation (an evaluator chooser, and for aggregates and
+// quantifiers a reduction). TestOperatorTable checks the table against
+// lang.PmieOperators both ways and compiles a use of every operator, so an
+// operator added to one and not the other fails the test.
+//
 // Where pmie's results depend on its data layout (the order quantifiers
 // meet unknown members, buffers walked in storage order, a multi-host
 // aggregate starting on the previous host's last value), eval keeps the

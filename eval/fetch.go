@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -139,7 +140,7 @@ func (m *Metric) wrapSpan() float64 {
 func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	if x.store == storeStr {
 		if i < len(x.str) {
-			x.strs(0)[i] = v.Atom.Str()
+			x.strs(0)[i] = cString(v.Atom.Str())
 		}
 		return
 	}
@@ -523,4 +524,13 @@ func (x *Node) reshape() {
 	if up && x.Parent != nil {
 		x.Parent.reshape()
 	}
+}
+
+// cString is s as pmie reads a string value: up to its first NUL (a
+// value block of another type than string holds other bytes after).
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"github.com/gopcp/pmie/internal/posixre"
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -55,6 +56,7 @@ type Node struct {
 	valid int         // number of consecutive valid samples, 0 if unknown
 
 	hdom, idom, tdom int
+	dom              lang.Domain // an aggregate's or quantifier's
 	tspan, nsmpls    int
 	nvals            int
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -66,7 +67,7 @@ func quoteWorld(t *testing.T) *world {
 func TestQuotedExpansion(t *testing.T) {
 	w := quoteWorld(t)
 	some := func(limit float64) *Node {
-		return w.b.Domain(OpSomeHost, DomInst, w.b.Rel(OpLt, w.b.Fetch("m", nil, nil, 0, 0), w.b.NumConst(limit, noUnits)))
+		return w.b.Domain(OpSome, lang.DomInst, w.b.Rel(OpLt, w.b.Fetch("m", nil, nil, 0, 0), w.b.NumConst(limit, noUnits)))
 	}
 	w.add("r", w.b.Rule(some(3), w.b.Actions(OpActAlt,
 		w.b.Actions(OpActSeq,

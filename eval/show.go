@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -224,7 +225,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 	pick := -1
 	extreme := x.Op.extremum()
 	var want float64
-	op := x.Op
+	dom := x.dom
 	if extreme {
 		want = x.num0()
 		x = x.Arg1
@@ -248,7 +249,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 				pick -= m.nidom
 			}
 		}
-	case op.domainOf() == DomHost:
+	case dom == lang.DomHost:
 		vals := x.newestNums()
 		for k := 0; k < x.tspan && k < len(vals); k++ {
 			if vals[k] == want && k < len(ms) {
@@ -256,7 +257,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 				break
 			}
 		}
-	case op.domainOf() == DomInst:
+	case dom == lang.DomInst:
 		vals := x.newestNums()
 		for k := 0; k < x.tspan && k < len(vals); k++ {
 			if vals[k] == want && len(ms) > 0 {

@@ -29,6 +29,11 @@
 // that gives accepted input its structure; operators are folded by
 // precedence climbing.
 //
+// pmie's operators are one table (PmieOperators: each operator's name,
+// class, operand and result types, binding power and pmie's messages about
+// it), which the scanner, the parser and the printer read; the
+// evaluator's table of implementations is checked against it.
+//
 // lang knows nothing of metrics, units or evaluation: function calls parse
 // generically, scale factors and mkconst parameters are recorded, not
 // interpreted, and checks that need metadata (types, instance domains,

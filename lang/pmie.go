@@ -202,10 +202,10 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	}
 	m := &macroDef{value: st.X, def: st.X.Where().Span}
 	switch {
-	case x.t&tStr != 0:
+	case x.t&TypeString != 0:
 		m.kind = macroString
 		m.text = Unparen(st.X).(*String).Value
-	case x.t&tBool != 0:
+	case x.t&TypeBool != 0:
 		m.kind = macroBool
 	default:
 		m.kind = macroNumber

@@ -28,7 +28,7 @@ import "strings"
 // want (0 when it expects a particular token), and the message pmie gives
 // when the construct owning it cannot go on ("" if none).
 type rpoint struct {
-	want   ptype
+	want   Type
 	follow string
 }
 
@@ -45,7 +45,7 @@ const (
 type outcome struct {
 	kind outKind
 	rp   *rpoint
-	typ  ptype // outPrecede: the type of what stands in for the operand
+	typ  Type // outPrecede: the type of what stands in for the operand
 }
 
 // pval is what pmie's parser has built for a piece of a statement: nothing
@@ -96,7 +96,7 @@ func unaryVal(a pval, folds bool) pval {
 
 // pv is a parsed piece: its type and its value.
 type pv struct {
-	t ptype
+	t Type
 	v pval
 }
 
@@ -200,7 +200,7 @@ func (c *pmieChecker) fail() {
 // stray token is registered, then the token is reported); c.reduced is
 // called then.
 func (c *pmieChecker) statement() {
-	rp := &rpoint{want: tAny}
+	rp := &rpoint{want: typeAny}
 	c.push(rp)
 	if c.peek().kind == tkEOF {
 		return
@@ -215,13 +215,13 @@ func (c *pmieChecker) statement() {
 			pre = &t
 		}
 	}
-	x, ok := c.operandAt(rp, tAny, 0, pre, nil)
+	x, ok := c.operandAt(rp, typeAny, 0, pre, nil)
 	for ok {
 		if c.is(tkEOF, "") {
 			c.reduced(name, x, c.toks)
 			return
 		}
-		if x.t&(tArith|tStr) == 0 {
+		if x.t&(TypeArith|TypeString) == 0 {
 			c.reduced(name, x, c.toks) // reduced before the error is seen
 			name = nil
 		}
@@ -231,7 +231,7 @@ func (c *pmieChecker) statement() {
 		}
 		st := pv{c.out.typ, vNull}
 		c.out = nil
-		x, ok = c.operandAt(rp, tAny, 0, nil, &st)
+		x, ok = c.operandAt(rp, typeAny, 0, nil, &st)
 	}
 }
 
@@ -239,7 +239,7 @@ func (c *pmieChecker) statement() {
 // type in want, inside a construct that binds with power prec. pre is an
 // identifier already consumed; start, when set, is an operand pmie's
 // recovery put there, to continue from.
-func (c *pmieChecker) operandAt(rp *rpoint, want ptype, prec int, pre *token, start *pv) (pv, bool) {
+func (c *pmieChecker) operandAt(rp *rpoint, want Type, prec int, pre *token, start *pv) (pv, bool) {
 	var x pv
 	ok := true
 	if start != nil {
@@ -268,7 +268,7 @@ func (c *pmieChecker) operandAt(rp *rpoint, want ptype, prec int, pre *token, st
 }
 
 // climb applies binary operators to operand x while pmie would.
-func (c *pmieChecker) climb(x pv, want ptype, prec int) (pv, bool) {
+func (c *pmieChecker) climb(x pv, want Type, prec int) (pv, bool) {
 	for {
 		t := c.peek()
 		op := binopOf(t)
@@ -276,18 +276,18 @@ func (c *pmieChecker) climb(x pv, want ptype, prec int) (pv, bool) {
 			return x, true
 		}
 		c.advance()
-		rp := &rpoint{want: op.right, follow: op.follow + " expected to follow " + t.val}
+		rp := &rpoint{want: op.Operand, follow: op.follow + " expected to follow " + t.val}
 		c.push(rp)
-		y, ok := c.operandAt(rp, op.right, op.prec, nil, nil)
+		y, ok := c.operandAt(rp, op.Operand, op.prec, nil, nil)
 		c.pop()
 		if !ok {
 			if !c.mine(rp) {
 				return pv{}, false
 			}
-			x = pv{op.result, vNull}
+			x = pv{op.Result, vNull}
 			continue
 		}
-		x = pv{op.result, binopValue(t.val, x.v, y.v)}
+		x = pv{op.Result, binopValue(t.val, x.v, y.v)}
 	}
 }
 
@@ -315,43 +315,14 @@ func binopValue(op string, a, b pval) pval {
 	return both(a, b)
 }
 
-// prefixOf returns the prefix operator a token is, or nil.
-func prefixOf(t token) *pmiePrefix {
-	switch {
-	case t.kind == tkPunct && t.val == "!":
-		return prefixNot
-	case t.kind == tkPunct && t.val == "-":
-		return prefixNeg
-	case t.kind != tkKeyword:
-		return nil
-	}
-	switch t.val {
-	case "rising":
-		return prefixRising
-	case "falling":
-		return prefixFalling
-	case "rate":
-		return prefixRate
-	case "instant":
-		return prefixInstant
-	case "some_", "all_":
-		return prefixQuant
-	case "sum_", "avg_", "max_", "min_":
-		return prefixAggr
-	case "count_":
-		return prefixCount
-	}
-	return nil
-}
-
 // unary parses an operand: prefix operators and a primary.
-func (c *pmieChecker) unary(want ptype, pre *token) (pv, bool) {
+func (c *pmieChecker) unary(want Type, pre *token) (pv, bool) {
 	if pre != nil {
 		return c.fetch()
 	}
 	t := c.peek()
 	if p := prefixOf(t); p != nil {
-		if reach(p.result)&want == 0 {
+		if reach(p.Result)&want == 0 {
 			c.fail()
 			return pv{}, false
 		}
@@ -361,61 +332,57 @@ func (c *pmieChecker) unary(want ptype, pre *token) (pv, bool) {
 		}
 		return c.prefixed(p)
 	}
-	can := func(t ptype) bool { return reach(t)&want != 0 }
+	can := func(t Type) bool { return reach(t)&want != 0 }
 	switch {
-	case t.kind == tkKeyword && (t.val == "match_inst" || t.val == "nomatch_inst") && can(tBool):
+	case t.kind == tkKeyword && (t.val == "match_inst" || t.val == "nomatch_inst") && can(TypeBool):
 		return c.match(t.val)
-	case t.kind == tkFloat && can(tArith):
+	case t.kind == tkFloat && can(TypeArith):
 		c.advance()
-		if c.is(tkKeyword, "%_") && can(tBool) {
+		if c.is(tkKeyword, "%_") && can(TypeBool) {
 			c.advance()
 			c.advance() // domain
-			return c.prefixed(prefixPercent)
+			return c.prefixed(prefixOps["%_"])
 		}
-		return pv{tArith, vConst}, c.units()
-	case (t.kind == tkName || t.kind == tkQuoted) && can(tArith):
+		return pv{TypeArith, vConst}, c.units()
+	case (t.kind == tkName || t.kind == tkQuoted) && can(TypeArith):
 		c.advance()
 		return c.fetch()
-	case t.kind == tkVar && can(tArith):
+	case t.kind == tkVar && can(TypeArith):
 		c.advance()
 		if t.macro != nil && t.macro.kind == macroReserved {
-			return pv{tArith, vExpr}, true
+			return pv{TypeArith, vExpr}, true
 		}
-		return pv{tArith, vConst}, true
-	case t.kind == tkString && can(tStr):
+		return pv{TypeArith, vConst}, true
+	case t.kind == tkString && can(TypeString):
 		c.advance()
-		return pv{tStr, vConst}, true
-	case t.kind == tkKeyword && (t.val == "true" || t.val == "false") && can(tBool):
+		return pv{TypeString, vConst}, true
+	case t.kind == tkKeyword && (t.val == "true" || t.val == "false") && can(TypeBool):
 		c.advance()
-		return pv{tBool, vConst}, true
+		return pv{TypeBool, vConst}, true
 	case t.kind == tkPunct && t.val == "(" && parenTypes(want) != 0:
 		return c.paren(want)
-	case t.kind == tkKeyword && t.val == "ruleset" && want&tRuleset != 0:
+	case t.kind == tkKeyword && t.val == "ruleset" && want&TypeRuleset != 0:
 		return c.ruleset()
-	case t.kind == tkKeyword && isActionWord(t.val) && want&tAct != 0:
+	case t.kind == tkKeyword && actionOps[t.val] != nil && want&TypeAction != 0:
 		return c.action(t.val)
 	}
 	c.fail()
 	return pv{}, false
 }
 
-func isActionWord(w string) bool {
-	return w == "shell" || w == "alarm" || w == "syslog" || w == "print" || w == "stomp"
-}
-
 // prefixed parses the operand of prefix operator p (already consumed).
-func (c *pmieChecker) prefixed(p *pmiePrefix) (pv, bool) {
-	rp := &rpoint{want: p.operand, follow: p.follow}
+func (c *pmieChecker) prefixed(p *Operator) (pv, bool) {
+	rp := &rpoint{want: p.Operand, follow: p.follow}
 	c.push(rp)
-	x, ok := c.operandAt(rp, p.operand, p.prec, nil, nil)
+	x, ok := c.operandAt(rp, p.Operand, p.prec, nil, nil)
 	c.pop()
 	if !ok {
 		if !c.mine(rp) {
 			return pv{}, false
 		}
-		return pv{p.result, vNull}, true
+		return pv{p.Result, vNull}, true
 	}
-	return pv{p.result, unaryVal(x.v, p.folds)}, true
+	return pv{p.Result, unaryVal(x.v, p.folds)}, true
 }
 
 // match parses match_inst "re" expr (or nomatch_inst).
@@ -426,16 +393,16 @@ func (c *pmieChecker) match(word string) (pv, bool) {
 	if !c.is(tkString, "") {
 		c.fail()
 		c.pop()
-		return pv{tBool, vNull}, c.mine(rp)
+		return pv{TypeBool, vNull}, c.mine(rp)
 	}
 	c.advance()
 	c.pop()
-	x, ok := c.prefixed(prefixMatch)
+	x, ok := c.prefixed(matchOps[word])
 	return x, ok
 }
 
 // paren parses a parenthesised expression where want is needed.
-func (c *pmieChecker) paren(want ptype) (pv, bool) {
+func (c *pmieChecker) paren(want Type) (pv, bool) {
 	c.advance()
 	inner := parenTypes(want)
 	rp := &rpoint{want: inner}
@@ -461,7 +428,7 @@ func (c *pmieChecker) paren(want ptype) (pv, bool) {
 // ruleset parses "ruleset R else R ... [unknown -> A] [otherwise -> A]".
 func (c *pmieChecker) ruleset() (pv, bool) {
 	c.advance()
-	rp := &rpoint{want: tRule}
+	rp := &rpoint{want: TypeRule}
 	c.push(rp)
 	defer c.pop()
 	var start *pv
@@ -478,7 +445,7 @@ func (c *pmieChecker) ruleset() (pv, bool) {
 			ok = c.option()
 		}
 		if ok {
-			return pv{tRuleset, unaryVal(list, false)}, true
+			return pv{TypeRuleset, unaryVal(list, false)}, true
 		}
 		if c.out.kind != outPrecede || c.out.rp != rp {
 			return pv{}, false
@@ -496,7 +463,7 @@ func (c *pmieChecker) rules(rp *rpoint, start *pv) (pval, bool) {
 	at := rp
 	var vals []pval
 	for {
-		x, ok := c.operandAt(at, tRule, 0, nil, start)
+		x, ok := c.operandAt(at, TypeRule, 0, nil, start)
 		if !ok {
 			return vNull, false
 		}
@@ -506,7 +473,7 @@ func (c *pmieChecker) rules(rp *rpoint, start *pv) (pval, bool) {
 			break
 		}
 		c.advance()
-		at = &rpoint{want: tRule}
+		at = &rpoint{want: TypeRule}
 		c.push(at)
 	}
 	v := vals[len(vals)-1]
@@ -524,10 +491,10 @@ func (c *pmieChecker) option() bool {
 		return false
 	}
 	c.advance()
-	rp := &rpoint{want: tAct}
+	rp := &rpoint{want: TypeAction}
 	c.push(rp)
 	defer c.pop()
-	_, ok := c.operandAt(rp, tAct, 0, nil, nil)
+	_, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
 	return ok
 }
 
@@ -537,7 +504,7 @@ func (c *pmieChecker) action(word string) (pv, bool) {
 	rp := &rpoint{follow: "(time interval optional) and string expected to follow " + word}
 	c.push(rp)
 	defer c.pop()
-	failed := pv{tAct, vNull}
+	failed := pv{TypeAction, vNull}
 	if c.is(tkFloat, "") {
 		c.advance()
 		if !c.units() {
@@ -551,7 +518,7 @@ func (c *pmieChecker) action(word string) (pv, bool) {
 	for c.is(tkString, "") {
 		c.advance()
 	}
-	return pv{tAct, vExpr}, true
+	return pv{TypeAction, vExpr}, true
 }
 
 // fetch parses the qualifiers after a metric name. pmie builds nothing
@@ -559,9 +526,9 @@ func (c *pmieChecker) action(word string) (pv, bool) {
 func (c *pmieChecker) fetch() (pv, bool) {
 	done := func() (pv, bool) {
 		if c.s.errs > 0 {
-			return pv{tArith, vNull}, true
+			return pv{TypeArith, vNull}, true
 		}
-		return pv{tArith, vExpr}, true
+		return pv{TypeArith, vExpr}, true
 	}
 	for _, q := range []struct{ op, what string }{{":", "host name"}, {"#", "instance name"}} {
 		for c.is(tkPunct, q.op) {

@@ -146,7 +146,7 @@ func (s *pmieSession) build(toks []token, name *token) *Stmt {
 		return nil
 	}
 	b := &pmieBuilder{s: s, toks: toks}
-	x, _ := b.expr(g.X, tAny, 0)
+	x, _ := b.expr(g.X, typeAny, 0)
 	st := &Stmt{Loc: b.loc(0, len(toks)-1), Kind: StmtExpr, X: x}
 	if name != nil {
 		st.NameSpan = s.src.Span(name.start, name.end)
@@ -179,7 +179,7 @@ type pmieFold struct {
 	pre   int // its prefixes already used
 }
 
-func (b *pmieBuilder) expr(e *pmieExpr, want ptype, prec int) (Expr, ptype) {
+func (b *pmieBuilder) expr(e *pmieExpr, want Type, prec int) (Expr, Type) {
 	f := &pmieFold{b: b, opnds: []*pmieOperand{e.Head}, tails: e.Tail}
 	for _, t := range e.Tail {
 		f.opnds = append(f.opnds, t.Y)
@@ -187,16 +187,16 @@ func (b *pmieBuilder) expr(e *pmieExpr, want ptype, prec int) (Expr, ptype) {
 	return f.parse(want, prec)
 }
 
-func (f *pmieFold) parse(want ptype, prec int) (Expr, ptype) {
+func (f *pmieFold) parse(want Type, prec int) (Expr, Type) {
 	x, xt := f.unary(want)
 	for f.k < len(f.tails) {
 		t := f.tails[f.k]
-		op := pmieBinops[t.Op]
+		op := infixOps[t.Op]
 		if !pmieShift(op, xt, want, prec) {
 			break
 		}
 		f.k++
-		y, _ := f.parse(op.right, op.prec)
+		y, _ := f.parse(op.Operand, op.prec)
 		l := Loc{Span: Span{Start: x.Where().Span.Start, End: y.Where().Span.End}, From: x.Where().From}
 		switch t.Op {
 		case "->":
@@ -204,12 +204,12 @@ func (f *pmieFold) parse(want ptype, prec int) (Expr, ptype) {
 		default:
 			x = &Binary{Loc: l, Op: binaryOps[t.Op], OpPos: f.b.at(t.Tokens[:1]).Span.Start, X: x, Y: y}
 		}
-		xt = op.result
+		xt = op.Result
 	}
 	return x, xt
 }
 
-func (f *pmieFold) unary(want ptype) (Expr, ptype) {
+func (f *pmieFold) unary(want Type) (Expr, Type) {
 	o := f.opnds[f.k]
 	if f.pre < len(o.Prefix) {
 		p := o.Prefix[f.pre]
@@ -221,89 +221,82 @@ func (f *pmieFold) unary(want ptype) (Expr, ptype) {
 }
 
 var unaryOps = map[string]UnaryOp{"!": OpNot, "-": OpNeg, "rising": OpRising, "falling": OpFalling, "rate": OpRate, "instant": OpInstant}
-var unaryPrefixes = map[string]*pmiePrefix{"!": prefixNot, "-": prefixNeg, "rising": prefixRising,
-	"falling": prefixFalling, "rate": prefixRate, "instant": prefixInstant}
-var domains = map[string]Domain{"_inst": DomInst, "_host": DomHost, "_sample": DomSample}
-var aggrKinds = map[string]AggrKind{"sum_": AggrSum, "avg_": AggrAvg, "max_": AggrMax, "min_": AggrMin, "count_": AggrCount}
 
 // prefix builds prefix operator p and its operand.
-func (b *pmieBuilder) prefix(p *pmiePrefixOp, f *pmieFold) (Expr, ptype) {
+func (b *pmieBuilder) prefix(p *pmiePrefixOp, f *pmieFold) (Expr, Type) {
 	start := b.at(p.Tokens)
 	span := func(x Expr) Loc {
 		return Loc{Span: Span{Start: start.Span.Start, End: x.Where().Span.End}, From: start.From}
 	}
 	switch {
 	case p.Op != "":
-		pp := unaryPrefixes[p.Op]
-		x, _ := f.parse(pp.operand, pp.prec)
-		return &Unary{Loc: span(x), Op: unaryOps[p.Op], X: x}, pp.result
+		pp := prefixOps[p.Op]
+		x, _ := f.parse(pp.Operand, pp.prec)
+		return &Unary{Loc: span(x), Op: unaryOps[p.Op], X: x}, pp.Result
 	case p.Match != nil:
-		x, _ := f.parse(prefixMatch.operand, prefixMatch.prec)
+		mo := matchOps[p.Match.Op]
+		x, _ := f.parse(mo.Operand, mo.prec)
 		pat := p.Match.Pattern
 		return &MatchInst{Loc: span(x), Negate: p.Match.Op == "nomatch_inst", Pattern: pat.Value,
-			PatternSpan: b.at(pat.Tokens).Span, X: x}, tBool
+			PatternSpan: b.at(pat.Tokens).Span, X: x}, TypeBool
 	}
 	d := p.Domain
-	dom := domains[d.Domain]
-	switch d.Op {
-	case "some_", "all_", "":
-		x, _ := f.parse(prefixQuant.operand, prefixQuant.prec)
-		q := &Quant{Loc: span(x), Kind: QuantSome, Dom: dom, X: x}
-		if d.Op == "all_" {
-			q.Kind = QuantAll
-		} else if d.Op == "" {
-			q.Kind, q.Percent = QuantPercent, b.tok(p.Tokens[0]).num
-		}
-		return q, tBool
+	dom := pmieDomains[strings.TrimPrefix(d.Domain, "_")]
+	word := d.Op
+	if word == "" {
+		word = "%_"
 	}
-	pp := prefixAggr
-	if d.Op == "count_" {
-		pp = prefixCount
+	pp := prefixOps[word]
+	x, _ := f.parse(pp.Operand, pp.prec)
+	name := strings.TrimSuffix(word, "_")
+	if pp.Class == Aggregate {
+		return &Aggr{Loc: span(x), Op: name, Dom: dom, X: x}, pp.Result
 	}
-	x, _ := f.parse(pp.operand, pp.prec)
-	return &Aggr{Loc: span(x), Kind: aggrKinds[d.Op], Dom: dom, X: x}, tArith
+	q := &Quant{Loc: span(x), Op: name, Dom: dom, X: x}
+	if name == "%" {
+		q.Percent = b.tok(p.Tokens[0]).num
+	}
+	return q, pp.Result
 }
 
-func (b *pmieBuilder) primary(p *pmiePrimary, want ptype) (Expr, ptype) {
+func (b *pmieBuilder) primary(p *pmiePrimary, want Type) (Expr, Type) {
 	l := b.at(p.Tokens)
 	switch {
 	case p.Paren != nil:
 		x, xt := b.expr(p.Paren, parenTypes(want), 0)
 		return &Paren{Loc: l, X: x}, xt
 	case p.Ruleset != nil:
-		return b.ruleset(p.Ruleset, l), tRuleset
+		return b.ruleset(p.Ruleset, l), TypeRuleset
 	case p.Action != nil:
-		a := &Action{Loc: l, Kind: actionKinds[p.Action.Word]}
+		a := &Action{Loc: l, Op: p.Action.Word}
 		if p.Action.Holdoff != nil {
 			a.Holdoff = b.number(p.Action.Holdoff)
 		}
 		for _, s := range p.Action.Args {
 			a.Args = append(a.Args, &String{Loc: b.at(s.Tokens), Value: s.Value})
 		}
-		return a, tAct
+		return a, TypeAction
 	case p.Fetch != nil:
-		return b.fetch(p.Fetch), tArith
+		return b.fetch(p.Fetch), TypeArith
 	case p.Number != nil:
-		return b.number(p.Number), tArith
+		return b.number(p.Number), TypeArith
 	case p.Var != "":
 		m := b.tok(p.Tokens[0]).macro
 		v := &Var{Loc: l, Name: p.Var}
 		if m != nil {
 			v.Value = m.value
 		}
-		return v, tArith
+		return v, TypeArith
 	case p.String != nil:
-		return &String{Loc: l, Value: p.String.Value}, tStr
+		return &String{Loc: l, Value: p.String.Value}, TypeString
 	}
-	return &Bool{Loc: l, Value: p.Bool == "true"}, tBool
+	return &Bool{Loc: l, Value: p.Bool == "true"}, TypeBool
 }
-
-var actionKinds = map[string]ActionKind{"shell": ActShell, "alarm": ActAlarm, "syslog": ActSyslog, "print": ActPrint, "stomp": ActStomp}
 
 func (b *pmieBuilder) ruleset(r *pmieRuleset, l Loc) *Ruleset {
 	rs := &Ruleset{Loc: l}
 	for _, e := range r.Rules {
-		x, _ := b.expr(e, tRule, 0)
+		x, _ := b.expr(e, TypeRule, 0)
 		// A rule may be parenthesised; the Paren is dropped here so that
 		// every branch is a *Rule.
 		if rule, ok := Unparen(x).(*Rule); ok {
@@ -311,10 +304,10 @@ func (b *pmieBuilder) ruleset(r *pmieRuleset, l Loc) *Ruleset {
 		}
 	}
 	if r.Unknown != nil {
-		rs.Unknown, _ = b.expr(r.Unknown, tAct, 0)
+		rs.Unknown, _ = b.expr(r.Unknown, TypeAction, 0)
 	}
 	if r.Otherwise != nil {
-		rs.Otherwise, _ = b.expr(r.Otherwise, tAct, 0)
+		rs.Otherwise, _ = b.expr(r.Otherwise, TypeAction, 0)
 	}
 	return rs
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
 	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
@@ -108,9 +109,9 @@ func liveSetup(t *testing.T, n int) ([]*pmcdtest.Server, []string, *eval.Builder
 	}
 	one := []string{"1 minute"}
 	add("load", b.Fetch("kernel.all.load", specs, one, 0, 0))
-	add("loaded", b.Domain(eval.OpSomeHost, eval.DomHost,
+	add("loaded", b.Domain(eval.OpSome, lang.DomHost,
 		b.Rel(eval.OpGt, b.Fetch("kernel.all.load", specs, one, 0, 0), b.NumConst(0.4, pmapi.Units{}))))
-	add("free", b.Domain(eval.OpSumHost, eval.DomHost, b.Fetch("mem.util.free", specs, nil, 0, 0)))
+	add("free", b.Domain(eval.OpSum, lang.DomHost, b.Fetch("mem.util.free", specs, nil, 0, 0)))
 	return servers, specs, b, prog
 }
 

@@ -65,8 +65,12 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 	}
 	for _, st := range f.Stmts {
 		syntax(st.Span.Start.Offset)
-		where := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
+		stmtWhere := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
 		comp.B.Report = func(d eval.Diag) {
+			where := stmtWhere
+			if d.At > 0 {
+				where = pmieWhere(name, f.Src.Pos(d.At-1).Line)
+			}
 			switch {
 			case d.Syntax:
 				fmt.Fprintf(l.Errs, "%s: syntax error - %s\n%s\n", prog(comp), where, d.Msg)

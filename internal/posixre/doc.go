@@ -10,6 +10,9 @@
 // equivalence classes of one character, a backslash inside brackets is
 // itself, and the GNU operators \w \W \s \S \b \B \< \> \` \' and back
 // references \1 to \9 are there. Strings are bytes, as in the C locale.
+// glibc's quirks are kept too: repetitions are built as copies of what
+// they repeat, and an anchor whose next node is in a copy has no effect
+// ("(^a){2}" matches "aa").
 //
 // Only whether a string matches is answered (REG_NOSUB): patterns are
 // compiled to a program of byte sets, branches and assertions run by a

@@ -45,6 +45,7 @@ type parser struct {
 	ngroup int
 	done   uint32 // groups completed, for back references (\1..\9)
 	nref   int    // back references seen
+	used   uint32 // groups back references name
 }
 
 // next reads the next token.
@@ -189,6 +190,7 @@ func (p *parser) expression(nest int) (*node, error) {
 			return nil, &Error{ErrSubReg}
 		}
 		p.nref++
+		p.used |= 1 << t.n
 		n = &node{op: nBackref, n: t.n}
 	case tStar, tPlus, tQuest, tOpenBrace:
 		return nil, &Error{ErrBadRpt}

@@ -55,6 +55,9 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 					// in the order libpcp holds it, which matters when
 					// the block is not of the metric's type
 					blk = hostOrder(vt, b)
+					if !blockFits(m.desc.Type, vt, len(b)) {
+						val.n = blobMismatch
+					}
 				} else {
 					val.setNum(asRead(m.desc.Type, vt, b))
 				}

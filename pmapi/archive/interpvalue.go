@@ -19,6 +19,9 @@ func (c *Context) interpValue(m *metricCtl, ic *instCtl, tReq float64) (pmapi.At
 		if ic.tPrior < 0 {
 			return pmapi.Atom{}, false
 		}
+		if ic.vPrior.n == blobMismatch {
+			return pmapi.Mismatch(false, 0, ic.bPrior), true
+		}
 		return blockAtom(t, ic.bPrior), true
 	case pmapi.Type32, pmapi.TypeU32, pmapi.TypeFloat, pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
 	default:

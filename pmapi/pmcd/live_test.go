@@ -189,6 +189,11 @@ func TestLiveDescs(t *testing.T) {
 	names, body := blocks(pminfo(t, "-d", "-m"))
 	same, lines := 0, 0
 	for _, name := range names {
+		if strings.HasPrefix(name, "mmv.") {
+			// the mmv PMDA's names follow the MMV files that other
+			// tests create and remove meanwhile
+			continue
+		}
 		want := body[name]
 		id, err := x.LookupName(name)
 		if err != nil {
