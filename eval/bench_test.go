@@ -148,7 +148,7 @@ func TestActionsAllocateNothing(t *testing.T) {
 		return Prepared{Args: args}
 	}
 	for _, op := range []Op{OpPrint, OpShell} {
-		bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+		bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
 			bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(50, kbyteUnits))),
 			bw.b.Action(op, []string{"busy:", " %h:%i=%v"}, nil)))
 	}
