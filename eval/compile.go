@@ -19,46 +19,6 @@ type Compiler struct {
 	CurrentStmt *lang.Stmt
 }
 
-// category is what pmie's grammar allows an expression to be used as.
-type category uint8
-
-const (
-	catNum    category = iota // arithmetic expression (aexp)
-	catBool                   // logical expression (bexp)
-	catString                 // string
-	catAction                 // action
-	catRule                   // rule or ruleset
-)
-
-// categoryOf classifies an expression as pmie's grammar does.
-func categoryOf(x lang.Expr) category {
-	switch x := x.(type) {
-	case *lang.Paren:
-		return categoryOf(x.X)
-	case *lang.String:
-		return catString
-	case *lang.Bool, *lang.Quant, *lang.MatchInst:
-		return catBool
-	case *lang.Unary:
-		switch x.Op {
-		case lang.OpNot, lang.OpRising, lang.OpFalling:
-			return catBool
-		}
-	case *lang.Binary:
-		switch {
-		case x.Op.IsRelational(), x.Op == lang.OpAnd, x.Op == lang.OpOr:
-			return catBool
-		case x.Op == lang.OpSeq, x.Op == lang.OpAlt:
-			return catAction
-		}
-	case *lang.Action:
-		return catAction
-	case *lang.Rule, *lang.Ruleset:
-		return catRule
-	}
-	return catNum
-}
-
 // Statement compiles one statement, adding any rule to the program.
 func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	c.CurrentStmt = s
@@ -83,23 +43,6 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	}
 	return r
 }
-
-// want checks an operand's category, reporting pmie's grammar error.
-func (c *Compiler) want(x lang.Expr, cat category, what, pos, op string) bool {
-	got := categoryOf(x)
-	if got == cat || (cat == catNum && got == catString && what == pexpStr) {
-		return true
-	}
-	c.B.synerr("%s expected to %s %s", what, pos, op)
-	return false
-}
-
-const (
-	bexpStr = "logical expression"
-	aexpStr = "arithmetic expression"
-	pexpStr = "arithmetic or string expression"
-	actStr  = "action"
-)
 
 // expr compiles an expression bottom up, operands left to right as pmie's
 // parser builds them.
@@ -130,18 +73,12 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 		if e.Negate {
 			op = OpNomatch
 		}
-		if !c.want(e.X, catBool, bexpStr, "follow", "regular expression") {
-			return nil
-		}
 		x := c.expr(e.X)
 		if x == nil {
 			return nil
 		}
 		return b.Binary(op, x, b.StrConst(e.Pattern))
 	case *lang.Quant:
-		if !c.want(e.X, catBool, bexpStr, "follow", "quantifier") {
-			return nil
-		}
 		op, ok := opOf(lang.Quantifier, e.Op)
 		if !ok {
 			break
@@ -157,22 +94,12 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 		if !ok {
 			break
 		}
-		cat, what := catNum, aexpStr
-		if ops[op].operand == lang.TypeBool {
-			cat, what = catBool, bexpStr
-		}
-		if !c.want(e.X, cat, what, "follow", "aggregation operator") {
-			return nil
-		}
 		x := c.expr(e.X)
 		defer c.reducedAt(parenthesized(e.X))()
 		return b.Domain(op, e.Dom, x)
 	case *lang.Action:
 		return c.action(e)
 	case *lang.Rule:
-		if !c.want(e.Cond, catBool, bexpStr, "precede", "->") || !c.want(e.Action, catAction, actStr, "follow", "->") {
-			return nil
-		}
 		cond := c.expr(e.Cond)
 		return b.Rule(cond, c.expr(e.Action))
 	case *lang.Ruleset:
@@ -230,16 +157,6 @@ func (c *Compiler) metric(m *lang.Metric) *Node {
 
 func (c *Compiler) unary(e *lang.Unary) *Node {
 	b := c.B
-	switch e.Op {
-	case lang.OpNot, lang.OpRising, lang.OpFalling:
-		if !c.want(e.X, catBool, bexpStr, "follow", e.Op.String()) {
-			return nil
-		}
-	default:
-		if !c.want(e.X, catNum, aexpStr, "follow", e.Op.String()) {
-			return nil
-		}
-	}
 	op, ok := opOf(lang.Prefix, e.Op.String())
 	if !ok {
 		b.synerr("unexpected expression")
@@ -265,19 +182,6 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 		b.synerr("unexpected expression")
 		return nil
 	}
-	name := op.String()
-	cat, what := catNum, aexpStr
-	switch {
-	case e.Op == lang.OpEQ || e.Op == lang.OpNE:
-		what = pexpStr
-	case e.Op == lang.OpAnd || e.Op == lang.OpOr:
-		cat, what = catBool, bexpStr
-	case e.Op == lang.OpSeq || e.Op == lang.OpAlt:
-		cat, what = catAction, actStr
-	}
-	if !c.want(e.X, cat, what, "precede", name) || !c.want(e.Y, cat, what, "follow", name) {
-		return nil
-	}
 	x := c.expr(e.X)
 	y := c.expr(e.Y)
 	switch {
@@ -287,7 +191,7 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 			defer c.reducedAt(e.Y)()
 		}
 		return b.Rel(op, x, y)
-	case cat == catAction:
+	case ops[op].operand == lang.TypeAction:
 		if y == nil {
 			return nil
 		}

@@ -9,7 +9,7 @@ import (
 // order, as pmie reads them: each ends at ";" (or "}"), string macros are
 // expanded by the scanner as soon as they are defined, and a statement with
 // a syntax error is reported and left out while parsing goes on (skipping
-// more input exactly when pmie does, see pmieChecker). File.Diags holds
+// more input exactly when pmie does, see pmieParser). File.Diags holds
 // every diagnostic in the order pmie prints them; PCPPmieText renders them
 // in pmie's words.
 //
@@ -148,7 +148,8 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 // once before the error and once more (to nothing) after recovery. It
 // returns the statement kept, if any.
 func (s *pmieSession) statement() *Stmt {
-	c := &pmieChecker{s: s}
+	c := &pmieParser{s: s}
+	c.next = s.lx.next
 	s.errs, s.header = 0, nil
 	var last *Stmt
 	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
@@ -190,11 +191,17 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 		// macro, but no clean text is left to define it from.
 		return nil
 	}
-	st := s.build(toks, name)
-	if st == nil {
+	if x.x == nil {
+		s.file.Diags = append(s.file.Diags, &Diagnostic{Severity: Error, Src: s.src,
+			Span: s.src.Span(toks[0].start, toks[len(toks)-1].end),
+			Msg:  "internal error: a statement without errors has no syntax tree"})
 		return nil
 	}
-	st.Name, st.Anonymous = n, anon
+	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(toks[len(toks)-1].end, toks[0].start)), From: toks[0].from},
+		Kind: StmtExpr, X: x.x, Name: n, Anonymous: anon}
+	if name != nil {
+		st.NameSpan = s.src.Span(name.start, name.end)
+	}
 	s.classify(st, x)
 	if st.Kind != StmtMacro && st.Kind != StmtDelta {
 		s.rules[n] = true

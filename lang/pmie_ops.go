@@ -193,6 +193,15 @@ var (
 	}, "true", "false", "ruleset", "else", "unknown", "otherwise")
 )
 
+// unaryOps maps the names of prefix operators to the syntax tree's.
+var unaryOps = func() map[string]UnaryOp {
+	m := map[string]UnaryOp{}
+	for op, name := range unaryNames {
+		m[name] = UnaryOp(op)
+	}
+	return m
+}()
+
 func nameIf(op *Operator, c OperatorClass) string {
 	if op.Class == c {
 		return op.Name

@@ -2,10 +2,11 @@ package lang
 
 import "strings"
 
-// pmieChecker decides whether a pmie statement is legal and, when it is
-// not, reports and recovers as pmie 6.0.3 does. It is a recursive descent
-// parser with typed precedence climbing (pmie_types.go) that models pmie's
-// parser closely enough to reproduce its error handling:
+// pmieParser parses a pmie statement into its syntax tree and, when the
+// statement is not legal, reports and recovers as pmie 6.0.3 does. It is a
+// recursive descent parser with typed precedence climbing over the
+// operator table (pmie_ops.go) that models pmie's yacc parser closely
+// enough to reproduce its error handling:
 //
 //   - pmie stops at the first token that cannot continue the statement and
 //     prints "syntax error - near line N ...";
@@ -22,7 +23,8 @@ import "strings"
 //     next statement too, which we copy;
 //   - it then carries on parsing, which can lead to a second message.
 //
-// The statement is dropped whenever an error was found.
+// The statement is dropped whenever an error was found, so the tree is
+// only built (and only complete) while none has been.
 
 // rpoint is a recovery point: a place expecting an operand of a type in
 // want (0 when it expects a particular token), and the message pmie gives
@@ -94,60 +96,50 @@ func unaryVal(a pval, folds bool) pval {
 	return vExpr
 }
 
-// pv is a parsed piece: its type and its value.
+// pv is a parsed piece: its type, its value and its tree (nil after an
+// error).
 type pv struct {
 	t Type
 	v pval
+	x Expr
 }
 
-type pmieChecker struct {
+type pmieParser struct {
+	lookahead // over the statement's tokens
 	s         *pmieSession
-	look      token
-	have      bool
-	toks      []token // tokens of the statement, for the tree builder
 	rps       []*rpoint
 	out       *outcome
 	errstatus int  // tokens pmie still has to shift before it reports a new error
 	failed    bool // an error was found
 	// reduced is called when pmie would reduce the whole statement, with
-	// its name, value, type and the tokens up to there.
+	// its name, the parsed piece and the tokens up to there.
 	reduced func(name *token, x pv, toks []token)
 }
 
-func (c *pmieChecker) peek() token {
-	if !c.have {
-		c.look = c.s.lx.next()
-		c.have = true
-	}
-	return c.look
-}
-
 // advance consumes the lookahead.
-func (c *pmieChecker) advance() token {
-	t := c.peek()
-	c.have = false
-	c.toks = append(c.toks, t)
+func (c *pmieParser) advance() token {
+	t := c.take()
 	if c.errstatus > 0 {
 		c.errstatus--
 	}
 	return t
 }
 
-func (c *pmieChecker) is(kind tokKind, val string) bool {
+func (c *pmieParser) is(kind tokKind, val string) bool {
 	t := c.peek()
 	return t.kind == kind && (val == "" || t.val == val)
 }
 
-func (c *pmieChecker) isIdent() bool {
+func (c *pmieParser) isIdent() bool {
 	t := c.peek()
 	return t.kind == tkName || t.kind == tkQuoted
 }
 
-func (c *pmieChecker) push(rp *rpoint) { c.rps = append(c.rps, rp) }
-func (c *pmieChecker) pop()            { c.rps = c.rps[:len(c.rps)-1] }
+func (c *pmieParser) push(rp *rpoint) { c.rps = append(c.rps, rp) }
+func (c *pmieParser) pop()            { c.rps = c.rps[:len(c.rps)-1] }
 
 // mine reports whether the pending outcome is a follow at rp, and takes it.
-func (c *pmieChecker) mine(rp *rpoint) bool {
+func (c *pmieParser) mine(rp *rpoint) bool {
 	if c.out != nil && c.out.rp == rp && c.out.kind == outFollow {
 		c.out = nil
 		return true
@@ -157,7 +149,7 @@ func (c *pmieChecker) mine(rp *rpoint) bool {
 
 // fail reports a syntax error at the lookahead and recovers at the
 // innermost recovery point, leaving the outcome in c.out.
-func (c *pmieChecker) fail() {
+func (c *pmieParser) fail() {
 	c.failed = true
 	rp := c.rps[len(c.rps)-1]
 	switch {
@@ -199,7 +191,7 @@ func (c *pmieChecker) fail() {
 // (a complete logical expression, action, rule or ruleset followed by a
 // stray token is registered, then the token is reported); c.reduced is
 // called then.
-func (c *pmieChecker) statement() {
+func (c *pmieParser) statement() {
 	rp := &rpoint{want: typeAny}
 	c.push(rp)
 	if c.peek().kind == tkEOF {
@@ -229,7 +221,7 @@ func (c *pmieChecker) statement() {
 		if c.out.kind != outPrecede {
 			return
 		}
-		st := pv{c.out.typ, vNull}
+		st := pv{t: c.out.typ}
 		c.out = nil
 		x, ok = c.operandAt(rp, typeAny, 0, nil, &st)
 	}
@@ -239,7 +231,7 @@ func (c *pmieChecker) statement() {
 // type in want, inside a construct that binds with power prec. pre is an
 // identifier already consumed; start, when set, is an operand pmie's
 // recovery put there, to continue from.
-func (c *pmieChecker) operandAt(rp *rpoint, want Type, prec int, pre *token, start *pv) (pv, bool) {
+func (c *pmieParser) operandAt(rp *rpoint, want Type, prec int, pre *token, start *pv) (pv, bool) {
 	var x pv
 	ok := true
 	if start != nil {
@@ -252,7 +244,7 @@ func (c *pmieChecker) operandAt(rp *rpoint, want Type, prec int, pre *token, sta
 			if c.out == nil || c.out.rp != rp || c.out.kind != outPrecede {
 				return pv{}, false
 			}
-			x, c.out = pv{c.out.typ, vNull}, nil
+			x, c.out = pv{t: c.out.typ}, nil
 		}
 		x, ok = c.climb(x, want, prec)
 		if !ok {
@@ -268,7 +260,7 @@ func (c *pmieChecker) operandAt(rp *rpoint, want Type, prec int, pre *token, sta
 }
 
 // climb applies binary operators to operand x while pmie would.
-func (c *pmieChecker) climb(x pv, want Type, prec int) (pv, bool) {
+func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 	for {
 		t := c.peek()
 		op := binopOf(t)
@@ -276,19 +268,28 @@ func (c *pmieChecker) climb(x pv, want Type, prec int) (pv, bool) {
 			return x, true
 		}
 		c.advance()
-		rp := &rpoint{want: op.Operand, follow: op.follow + " expected to follow " + t.val}
-		c.push(rp)
-		y, ok := c.operandAt(rp, op.Operand, op.prec, nil, nil)
-		c.pop()
-		if !ok {
-			if !c.mine(rp) {
-				return pv{}, false
-			}
-			x = pv{op.Result, vNull}
-			continue
+		y, ok, missing := c.operandOf(op.Operand, op.prec, op.follow+" expected to follow "+t.val)
+		switch {
+		case !ok:
+			return pv{}, false
+		case missing:
+			x = pv{t: op.Result}
+		default:
+			x = pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x)}
 		}
-		x = pv{op.Result, binopValue(t.val, x.v, y.v)}
 	}
+}
+
+// binary is the node of binary operator t over x and y.
+func (c *pmieParser) binary(t token, x, y Expr) Expr {
+	if x == nil || y == nil {
+		return nil
+	}
+	l := Loc{Span: Span{Start: x.Where().Span.Start, End: y.Where().Span.End}, From: x.Where().From}
+	if t.val == "->" {
+		return &Rule{Loc: l, Cond: x, Action: y}
+	}
+	return &Binary{Loc: l, Op: binaryOps[t.val], OpPos: c.s.src.Pos(t.start), X: x, Y: y}
 }
 
 // binopValue is what pmie builds for a binary operator.
@@ -315,50 +316,73 @@ func binopValue(op string, a, b pval) pval {
 	return both(a, b)
 }
 
+// loc is the location of the tokens of the statement from index first to
+// the last one consumed.
+func (c *pmieParser) loc(first int) Loc {
+	f, l := c.toks[first], c.toks[len(c.toks)-1]
+	return Loc{Span: c.s.src.Span(f.start, max(l.end, f.start)), From: f.from}
+}
+
 // unary parses an operand: prefix operators and a primary.
-func (c *pmieChecker) unary(want Type, pre *token) (pv, bool) {
+func (c *pmieParser) unary(want Type, pre *token) (pv, bool) {
 	if pre != nil {
-		return c.fetch()
+		return c.fetch(len(c.toks) - 1)
 	}
 	t := c.peek()
+	first := len(c.toks)
 	if p := prefixOf(t); p != nil {
 		if reach(p.Result)&want == 0 {
 			c.fail()
 			return pv{}, false
 		}
 		c.advance()
+		var dom token
 		if t.kind == tkKeyword && strings.HasSuffix(t.val, "_") {
-			c.advance() // the domain token always follows
+			dom = c.advance() // the domain token always follows
 		}
-		return c.prefixed(p)
+		x, ok := c.prefixed(p)
+		if ok {
+			x.x = c.prefixNode(p, first, dom, x.x)
+		}
+		return x, ok
 	}
 	can := func(t Type) bool { return reach(t)&want != 0 }
 	switch {
-	case t.kind == tkKeyword && (t.val == "match_inst" || t.val == "nomatch_inst") && can(TypeBool):
+	case t.kind == tkKeyword && matchOps[t.val] != nil && can(TypeBool):
 		return c.match(t.val)
 	case t.kind == tkFloat && can(TypeArith):
 		c.advance()
 		if c.is(tkKeyword, "%_") && can(TypeBool) {
 			c.advance()
-			c.advance() // domain
-			return c.prefixed(prefixOps["%_"])
+			dom := c.advance()
+			p := prefixOps["%_"]
+			x, ok := c.prefixed(p)
+			if ok {
+				x.x = c.prefixNode(p, first, dom, x.x)
+			}
+			return x, ok
 		}
-		return pv{TypeArith, vConst}, c.units()
+		n, ok := c.number(first)
+		return pv{t: TypeArith, v: vConst, x: n}, ok
 	case (t.kind == tkName || t.kind == tkQuoted) && can(TypeArith):
 		c.advance()
-		return c.fetch()
+		return c.fetch(first)
 	case t.kind == tkVar && can(TypeArith):
 		c.advance()
+		v := &Var{Loc: c.loc(first), Name: t.val}
 		if t.macro != nil && t.macro.kind == macroReserved {
-			return pv{TypeArith, vExpr}, true
+			return pv{t: TypeArith, v: vExpr, x: v}, true
 		}
-		return pv{TypeArith, vConst}, true
+		if t.macro != nil {
+			v.Value = t.macro.value
+		}
+		return pv{t: TypeArith, v: vConst, x: v}, true
 	case t.kind == tkString && can(TypeString):
 		c.advance()
-		return pv{TypeString, vConst}, true
+		return pv{t: TypeString, v: vConst, x: &String{Loc: c.loc(first), Value: t.val}}, true
 	case t.kind == tkKeyword && (t.val == "true" || t.val == "false") && can(TypeBool):
 		c.advance()
-		return pv{TypeBool, vConst}, true
+		return pv{t: TypeBool, v: vConst, x: &Bool{Loc: c.loc(first), Value: t.val == "true"}}, true
 	case t.kind == tkPunct && t.val == "(" && parenTypes(want) != 0:
 		return c.paren(want)
 	case t.kind == tkKeyword && t.val == "ruleset" && want&TypeRuleset != 0:
@@ -370,39 +394,80 @@ func (c *pmieChecker) unary(want Type, pre *token) (pv, bool) {
 	return pv{}, false
 }
 
-// prefixed parses the operand of prefix operator p (already consumed).
-func (c *pmieChecker) prefixed(p *Operator) (pv, bool) {
-	rp := &rpoint{want: p.Operand, follow: p.follow}
-	c.push(rp)
-	x, ok := c.operandAt(rp, p.Operand, p.prec, nil, nil)
-	c.pop()
-	if !ok {
-		if !c.mine(rp) {
-			return pv{}, false
-		}
-		return pv{p.Result, vNull}, true
+// prefixNode is the node of prefix operator p, written from token index
+// first (dom its domain token, if it has one), over x.
+func (c *pmieParser) prefixNode(p *Operator, first int, dom token, x Expr) Expr {
+	if x == nil {
+		return nil
 	}
-	return pv{p.Result, unaryVal(x.v, p.folds)}, true
+	t := c.toks[first]
+	l := Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.Where().Span.End}, From: t.from}
+	d := pmieDomains[strings.TrimPrefix(dom.val, "_")]
+	switch p.Class {
+	case Aggregate:
+		return &Aggr{Loc: l, Op: p.Name, Dom: d, X: x}
+	case Quantifier:
+		q := &Quant{Loc: l, Op: p.Name, Dom: d, X: x}
+		if p.Name == "%" {
+			q.Percent = t.num
+		}
+		return q
+	}
+	return &Unary{Loc: l, Op: unaryOps[p.Name], X: x}
+}
+
+// prefixed parses the operand of prefix operator p (already consumed).
+func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
+	x, ok, missing := c.operandOf(p.Operand, p.prec, p.follow)
+	switch {
+	case !ok:
+		return pv{}, false
+	case missing:
+		return pv{t: p.Result}, true
+	}
+	return pv{t: p.Result, v: unaryVal(x.v, p.folds), x: x.x}, true
+}
+
+// operandOf parses the operand of an operator, of a type in want, binding
+// with power prec, at a recovery point of its own: follow is what pmie
+// says when the operand is missing. missing is set when pmie's recovery
+// completed the operator without it.
+func (c *pmieParser) operandOf(want Type, prec int, follow string) (x pv, ok, missing bool) {
+	rp := &rpoint{want: want, follow: follow}
+	c.push(rp)
+	x, ok = c.operandAt(rp, want, prec, nil, nil)
+	c.pop()
+	if !ok && c.mine(rp) {
+		return pv{}, true, true
+	}
+	return x, ok, false
 }
 
 // match parses match_inst "re" expr (or nomatch_inst).
-func (c *pmieChecker) match(word string) (pv, bool) {
+func (c *pmieParser) match(word string) (pv, bool) {
+	first := len(c.toks)
 	c.advance()
 	rp := &rpoint{follow: "regular expression expected to follow " + word}
 	c.push(rp)
 	if !c.is(tkString, "") {
 		c.fail()
 		c.pop()
-		return pv{TypeBool, vNull}, c.mine(rp)
+		return pv{t: TypeBool}, c.mine(rp)
 	}
-	c.advance()
+	pat := c.advance()
 	c.pop()
 	x, ok := c.prefixed(matchOps[word])
+	if ok && x.x != nil {
+		t := c.toks[first]
+		x.x = &MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from},
+			Negate: word == "nomatch_inst", Pattern: pat.val, PatternSpan: c.s.src.Span(pat.start, max(pat.end, pat.start)), X: x.x}
+	}
 	return x, ok
 }
 
 // paren parses a parenthesised expression where want is needed.
-func (c *pmieChecker) paren(want Type) (pv, bool) {
+func (c *pmieParser) paren(want Type) (pv, bool) {
+	first := len(c.toks)
 	c.advance()
 	inner := parenTypes(want)
 	rp := &rpoint{want: inner}
@@ -412,13 +477,16 @@ func (c *pmieChecker) paren(want Type) (pv, bool) {
 	for ok {
 		if c.is(tkPunct, ")") {
 			c.advance()
+			if x.x != nil {
+				x.x = &Paren{Loc: c.loc(first), X: x.x}
+			}
 			return x, true
 		}
 		c.fail()
 		if c.out.kind != outPrecede {
 			return pv{}, false
 		}
-		st := pv{c.out.typ, vNull}
+		st := pv{t: c.out.typ}
 		c.out = nil
 		x, ok = c.operandAt(rp, inner, 0, nil, &st)
 	}
@@ -426,38 +494,42 @@ func (c *pmieChecker) paren(want Type) (pv, bool) {
 }
 
 // ruleset parses "ruleset R else R ... [unknown -> A] [otherwise -> A]".
-func (c *pmieChecker) ruleset() (pv, bool) {
+func (c *pmieParser) ruleset() (pv, bool) {
+	first := len(c.toks)
 	c.advance()
 	rp := &rpoint{want: TypeRule}
 	c.push(rp)
 	defer c.pop()
 	var start *pv
 	for {
-		list, ok := c.rules(rp, start)
+		rs := &Ruleset{}
+		list, ok := c.rules(rp, start, rs)
 		if !ok {
 			return pv{}, false
 		}
 		start = nil
 		if c.is(tkKeyword, "unknown") {
-			ok = c.option()
+			rs.Unknown, ok = c.option()
 		}
 		if ok && c.is(tkKeyword, "otherwise") {
-			ok = c.option()
+			rs.Otherwise, ok = c.option()
 		}
 		if ok {
-			return pv{TypeRuleset, unaryVal(list, false)}, true
+			rs.Loc = c.loc(first)
+			return pv{t: TypeRuleset, v: unaryVal(list, false), x: rs}, true
 		}
 		if c.out.kind != outPrecede || c.out.rp != rp {
 			return pv{}, false
 		}
-		start = &pv{c.out.typ, vNull}
+		start = &pv{t: c.out.typ}
 		c.out = nil
 	}
 }
 
-// rules parses the rules of a ruleset, from the first (at rp) on, and
-// returns the value of the list (pmie chains the rules right to left).
-func (c *pmieChecker) rules(rp *rpoint, start *pv) (pval, bool) {
+// rules parses the rules of a ruleset, from the first (at rp) on, into
+// rs, and returns the value of the list (pmie chains the rules right to
+// left).
+func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
 	n := len(c.rps)
 	defer func() { c.rps = c.rps[:n] }()
 	at := rp
@@ -468,6 +540,11 @@ func (c *pmieChecker) rules(rp *rpoint, start *pv) (pval, bool) {
 			return vNull, false
 		}
 		vals = append(vals, x.v)
+		// a rule may be parenthesised; the Paren is dropped so that
+		// every branch is a *Rule
+		if r, ok := Unparen(x.x).(*Rule); ok {
+			rs.Rules = append(rs.Rules, r)
+		}
 		start = nil
 		if !c.is(tkKeyword, "else") {
 			break
@@ -484,59 +561,72 @@ func (c *pmieChecker) rules(rp *rpoint, start *pv) (pval, bool) {
 }
 
 // option parses "unknown -> action" or "otherwise -> action".
-func (c *pmieChecker) option() bool {
+func (c *pmieParser) option() (Expr, bool) {
 	c.advance()
 	if !c.is(tkPunct, "->") {
 		c.fail()
-		return false
+		return nil, false
 	}
 	c.advance()
 	rp := &rpoint{want: TypeAction}
 	c.push(rp)
 	defer c.pop()
-	_, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
-	return ok
+	x, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
+	return x.x, ok
 }
 
 // action parses an action: the word, an optional holdoff time, strings.
-func (c *pmieChecker) action(word string) (pv, bool) {
+func (c *pmieParser) action(word string) (pv, bool) {
+	first := len(c.toks)
 	c.advance()
 	rp := &rpoint{follow: "(time interval optional) and string expected to follow " + word}
 	c.push(rp)
 	defer c.pop()
-	failed := pv{TypeAction, vNull}
+	failed := pv{t: TypeAction}
+	a := &Action{Op: word}
 	if c.is(tkFloat, "") {
 		c.advance()
-		if !c.units() {
+		n, ok := c.number(len(c.toks) - 1)
+		if !ok {
 			return failed, c.mine(rp)
 		}
+		a.Holdoff = n
 	}
 	if !c.is(tkString, "") {
 		c.fail()
 		return failed, c.mine(rp)
 	}
 	for c.is(tkString, "") {
-		c.advance()
+		s := c.advance()
+		a.Args = append(a.Args, &String{Loc: c.loc(len(c.toks) - 1), Value: s.val})
 	}
-	return pv{TypeAction, vExpr}, true
+	a.Loc = c.loc(first)
+	return pv{t: TypeAction, v: vExpr, x: a}, true
 }
 
-// fetch parses the qualifiers after a metric name. pmie builds nothing
-// for a metric once the statement has had an error.
-func (c *pmieChecker) fetch() (pv, bool) {
+// fetch parses the qualifiers after a metric name, the token at index
+// first. pmie builds nothing for a metric once the statement has had an
+// error.
+func (c *pmieParser) fetch(first int) (pv, bool) {
+	m := &Metric{Name: c.toks[first].val}
 	done := func() (pv, bool) {
 		if c.s.errs > 0 {
-			return pv{TypeArith, vNull}, true
+			return pv{t: TypeArith}, true
 		}
-		return pv{TypeArith, vExpr}, true
+		m.Loc = c.loc(first)
+		return pv{t: TypeArith, v: vExpr, x: m}, true
 	}
-	for _, q := range []struct{ op, what string }{{":", "host name"}, {"#", "instance name"}} {
+	for _, q := range []struct {
+		op, what string
+		to       *[]*Qualifier
+	}{{":", "host name", &m.Hosts}, {"#", "instance name", &m.Insts}} {
 		for c.is(tkPunct, q.op) {
 			c.advance()
 			rp := &rpoint{follow: q.what + " expected to follow " + q.op}
 			c.push(rp)
 			if c.isIdent() {
-				c.advance()
+				t := c.advance()
+				*q.to = append(*q.to, &Qualifier{Loc: c.loc(len(c.toks) - 1), Value: t.val, Quoted: t.kind == tkQuoted})
 			} else {
 				c.fail()
 				if !c.mine(rp) {
@@ -555,7 +645,8 @@ func (c *pmieChecker) fetch() (pv, bool) {
 	c.push(rp)
 	defer c.pop()
 	// @N or @N..M; after a bad token the recovery completes the qualifier
-	for first := true; ; first = false {
+	from := len(c.toks)
+	for head := true; ; head = false {
 		if !c.is(tkFloat, "") {
 			c.fail()
 			if !c.mine(rp) {
@@ -564,35 +655,96 @@ func (c *pmieChecker) fetch() (pv, bool) {
 			return done()
 		}
 		c.advance()
-		if !first || !c.is(tkPunct, "..") {
+		if !head || !c.is(tkPunct, "..") {
+			m.Samples = c.samples(from)
 			return done()
 		}
 		c.advance()
 	}
 }
 
-// units parses the scale factor after a number.
-func (c *pmieChecker) units() bool {
+// samples is the sample qualifier @N or @N..M whose numbers are the
+// tokens from index first. pmie puts the smaller number first.
+func (c *pmieParser) samples(first int) *Samples {
+	a := int(c.toks[first].num)
+	b := int(c.toks[len(c.toks)-1].num)
+	return &Samples{Loc: c.loc(first), From: min(a, b), To: max(a, b), Range: len(c.toks)-1 > first}
+}
+
+// number parses the scale factor after the number at token index first.
+func (c *pmieParser) number(first int) (*Number, bool) {
+	t := c.toks[first]
+	n := &Number{Lit: t.val, Kind: FloatNumber, Float: t.num}
+	if strings.Trim(t.val, "0123456789") == "" && t.num < 1<<63 {
+		n.Kind, n.Int = IntNumber, uint64(t.num)
+	}
+	sc, ok := c.units()
+	n.Scale = sc
+	n.Loc = c.loc(first)
+	return n, ok
+}
+
+// units parses a scale factor, if any.
+func (c *pmieParser) units() (*Scale, bool) {
+	var sc *Scale
+	first := len(c.toks)
 	for {
+		var term ScaleTerm
 		switch {
 		case c.is(tkUnit, "/"):
 			c.advance()
 			if !c.is(tkUnit, "") || c.is(tkUnit, "/") {
 				c.fail()
-				return false
+				return nil, false
 			}
+			term.Per = true
 		case c.is(tkUnit, ""):
 		default:
-			return true
+			if sc != nil {
+				sc.Loc = c.loc(first)
+			}
+			return sc, true
 		}
-		c.advance()
+		term.Word = c.advance().val
 		if c.is(tkPunct, "^") {
 			c.advance()
 			if !c.is(tkFloat, "") {
 				c.fail()
-				return false
+				return nil, false
 			}
-			c.advance()
+			term.Raised, term.Power = true, int(c.advance().num)
 		}
+		if sc == nil {
+			sc = &Scale{}
+		}
+		sc.add(term)
+	}
+}
+
+// add adds a term to a scale factor, computing its dimensions as pmie's
+// grammar does (see Scale). pmie keeps dimensions in 4-bit signed fields.
+func (sc *Scale) add(term ScaleTerm) {
+	w := unitWords[strings.TrimSuffix(term.Word, "s")]
+	dims := [3]int{}
+	dims[w[0]] = 1
+	if term.Raised {
+		dims[w[0]] = term.Power
+	}
+	for i := range dims {
+		dims[i] = int(int8(dims[i]<<4) >> 4)
+		if term.Per {
+			dims[i] = int(int8(-dims[i]<<4) >> 4)
+		}
+	}
+	scales := [3]int{}
+	scales[w[0]] = w[1]
+	sc.Terms = append(sc.Terms, term)
+	switch {
+	case dims[0] != 0:
+		sc.DimSpace, sc.ScaleSpace = dims[0], scales[0]
+	case dims[1] != 0:
+		sc.DimTime, sc.ScaleTime = dims[1], scales[1]
+	default:
+		sc.DimCount, sc.ScaleCount = dims[2], scales[2]
 	}
 }
