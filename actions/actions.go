@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -39,13 +38,18 @@ type Binding struct {
 
 // Event is one action to run: what pmie passes to its action operators,
 // plus what structured notifications (exec, webhooks, Alertmanager) want.
+// An Event, and the storage of its Text, belong to whoever calls
+// Runner.Run, and are valid only during the call: the evaluator reuses
+// them for the next action, so that running one allocates nothing.
 type Event struct {
-	Kind     Kind
-	Rule     string  // the rule whose condition is true
-	Time     float64 // evaluation time, seconds since the epoch
-	Message  string  // the arguments, expanded and joined
-	Priority int     // syslog
-	Tag      string  // syslog
+	Kind Kind
+	Rule string  // the rule whose condition is true
+	Time float64 // evaluation time, seconds since the epoch
+	// Text is the message: the arguments, expanded and joined. Message
+	// gives it as a string to keep.
+	Text     []byte
+	Priority int    // syslog
+	Tag      string // syslog
 	// Err, if set, says why the action must not run: a value that could
 	// not be quoted safely where it stands in a shell command.
 	Err error
@@ -53,6 +57,9 @@ type Event struct {
 	// true (computed on demand).
 	Bindings func() []Binding
 }
+
+// Message is the event's message, as a string of its own.
+func (ev *Event) Message() string { return string(ev.Text) }
 
 // Runner runs actions. In archive mode (Replay) actions are reported on
 // Out as pmie reports them, never executed.
@@ -74,9 +81,11 @@ type Runner struct {
 	AlarmProgram string
 	// Notify, if set, is given every action after it has run (or been
 	// reported, when replaying), for structured alerting. It must not
-	// wait: the evaluator calls Run as the rule fires.
+	// wait: the evaluator calls Run as the rule fires; nor keep ev, which
+	// is valid only during the call.
 	Notify func(ev *Event)
 
+	buf        []byte // the line being reported or printed
 	mu         sync.Mutex
 	alarming   bool
 	syslogDown bool // the last syslog action could not reach the system log
@@ -106,10 +115,10 @@ func (r *Runner) run(ev *Event) bool {
 	}
 	switch ev.Kind {
 	case Print:
-		r.line(r.Ctime(int64(ev.Time)) + ": " + shown(ev.Message) + "\n")
+		r.line(r.appendShown(r.buf[:0], ev))
 		return true
 	case Shell:
-		return r.shell(ev.Message)
+		return r.shell(ev.Message())
 	case Alarm:
 		return r.alarm(ev)
 	case Syslog:
@@ -125,7 +134,7 @@ func (r *Runner) run(ev *Event) bool {
 func (r *Runner) syslog(ev *Event) {
 	err := errors.New("no system log available")
 	if r.Syslog != nil {
-		err = r.Syslog(ev.Priority, ev.Tag, ev.Message)
+		err = r.Syslog(ev.Priority, ev.Tag, ev.Message())
 	}
 	r.mu.Lock()
 	say := err != nil && !r.syslogDown
@@ -139,22 +148,30 @@ func (r *Runner) syslog(ev *Event) {
 // report writes an action as pmie's archive mode does instead of running
 // it: "print Thu Jan  1 00:00:00 1970: message".
 func (r *Runner) report(ev *Event) {
-	r.line(ev.Kind.String() + " " + r.Ctime(int64(ev.Time)) + ": " + shown(ev.Message) + "\n")
+	b := append(r.buf[:0], ev.Kind.String()...)
+	r.line(r.appendShown(append(b, ' '), ev))
 }
 
-// shown is a message as pmie prints it: an empty one is a null pointer
-// to pmie, which printf shows as "(null)".
-func shown(msg string) string {
-	if msg == "" {
-		return "(null)"
+// appendShown appends ev's time and message to b as a print action shows
+// them, "Thu Jan  1 00:00:00 1970: message", and a newline. An empty
+// message is a null pointer to pmie, which printf shows as "(null)".
+func (r *Runner) appendShown(b []byte, ev *Event) []byte {
+	b = append(b, r.Ctime(int64(ev.Time))...)
+	b = append(b, ": "...)
+	if len(ev.Text) == 0 {
+		b = append(b, "(null)"...)
+	} else {
+		b = append(b, ev.Text...)
 	}
-	return msg
+	return append(b, '\n')
 }
 
-func (r *Runner) line(s string) {
+// line writes b, a line made in r.buf, keeping the buffer for the next.
+func (r *Runner) line(b []byte) {
 	if r.Out != nil {
-		io.WriteString(r.Out, s)
+		r.Out.Write(b)
 	}
+	r.buf = b
 }
 
 func (r *Runner) log(s string) {
@@ -197,17 +214,16 @@ func (r *Runner) alarm(ev *Event) bool {
 	r.mu.Unlock()
 	when := r.Ctime(int64(ev.Time + 0.5))
 	args := []string{"-header", "Performance Co-Pilot Alarm", "-b", "Cancel",
-		"-icon", "warning", "-t", when, "-t", ev.Message}
+		"-icon", "warning", "-t", when, "-t", ev.Message()}
 	if r.AlarmProgram == "" {
-		var b bytes.Buffer
+		b := r.buf[:0]
 		for i, a := range args {
 			if i > 0 {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			b.WriteString(a)
+			b = append(b, a...)
 		}
-		b.WriteByte('\n')
-		r.line(b.String())
+		r.line(append(b, '\n'))
 		return true
 	}
 	c := exec.Command(r.AlarmProgram, args...)

@@ -19,7 +19,7 @@ func TestRefusedAction(t *testing.T) {
 			Ctime: func(int64) string { return "Thu Jan  1 00:00:00 1970" },
 			Log:   func(msg string) { logged = append(logged, msg) },
 			Shell: func(context.Context, string) error { ran = true; return nil }}
-		ev := &Event{Kind: Shell, Message: "echo `echo a b`", Err: errors.New("%i value \"a b\" cannot be quoted safely inside backquotes")}
+		ev := &Event{Kind: Shell, Text: []byte("echo `echo a b`"), Err: errors.New("%i value \"a b\" cannot be quoted safely inside backquotes")}
 		if r.Run(ev) {
 			t.Errorf("replay %v: a refused action succeeded", replay)
 		}

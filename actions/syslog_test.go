@@ -139,7 +139,7 @@ func TestSyslogOnce(t *testing.T) {
 			}
 			return errors.New("connection refused")
 		}}
-	ev := &Event{Kind: Syslog, Message: "m"}
+	ev := &Event{Kind: Syslog, Text: []byte("m")}
 	for i, state := range []bool{false, false, true, false, false} {
 		up = state
 		if !r.Run(ev) {
@@ -159,7 +159,7 @@ func TestNullMessage(t *testing.T) {
 	r.Run(&Event{Kind: Print})
 	r.Replay = true
 	r.Run(&Event{Kind: Syslog})
-	r.Run(&Event{Kind: Print, Message: "x"})
+	r.Run(&Event{Kind: Print, Text: []byte("x")})
 	if want := "T: (null)\nsyslog T: (null)\nprint T: x\n"; out.String() != want {
 		t.Errorf("printed %q, want %q", out.String(), want)
 	}

@@ -18,9 +18,8 @@ type benchWorld struct {
 	step    float64
 }
 
-func newBenchWorld(b *testing.B, n int) *benchWorld {
-	t := &testing.T{}
-	w := newWorld(t)
+func newBenchWorld(_ testing.TB, n int) *benchWorld {
+	w := newWorld(&testing.T{})
 	names := make([]string, n)
 	for i := range names {
 		names[i] = fmt.Sprintf("inst%04d", i)
@@ -56,21 +55,23 @@ func (bw *benchWorld) deliver() {
 	}
 }
 
+// once delivers the next step's values and evaluates every rule.
+func (bw *benchWorld) once() {
+	bw.deliver()
+	for _, r := range bw.prog.Rules {
+		r.Eval(bw.rt)
+	}
+}
+
 // run evaluates the program b.N times and reports the cost per instance.
 func (bw *benchWorld) run(b *testing.B) {
 	for i := 0; i < 3; i++ {
-		bw.deliver()
-		for _, r := range bw.prog.Rules {
-			r.Eval(bw.rt)
-		}
+		bw.once()
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bw.deliver()
-		for _, r := range bw.prog.Rules {
-			r.Eval(bw.rt)
-		}
+		bw.once()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bw.n), "ns/inst")
@@ -131,6 +132,43 @@ func BenchmarkRuleBindings(b *testing.B) {
 		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
 		bw.b.Action(OpPrint, []string{"busy:", " %i=%v"}, nil)))
 	bw.run(b)
+}
+
+// TestActionsAllocateNothing checks that rules firing actions, print and
+// shell (through a Quoter), expanding %i and %v for many instances, and
+// the reporting of their values allocate nothing once running.
+func TestActionsAllocateNothing(t *testing.T) {
+	bw := newBenchWorld(t, 100)
+	var got int
+	bw.rt.Act = func(f *Firing) Truth { got += len(f.Text); return True }
+	bw.b.Prepare = func(op Op, args []string) Prepared {
+		if op == OpShell {
+			return Prepared{Args: args, Quoter: passQuoter{}}
+		}
+		return Prepared{Args: args}
+	}
+	for _, op := range []Op{OpPrint, OpShell} {
+		bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
+			bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(50, kbyteUnits))),
+			bw.b.Action(op, []string{"busy:", " %h:%i=%v"}, nil)))
+	}
+	var line []byte
+	step := func() {
+		bw.once()
+		for _, r := range bw.prog.Rules {
+			line = r.Root.AppendValue(line[:0])
+			line = r.Root.AppendSatisfying(line)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		step()
+	}
+	if got == 0 {
+		t.Fatal("no action fired")
+	}
+	if n := testing.AllocsPerRun(20, step); n != 0 {
+		t.Errorf("%v allocations a step, want none", n)
+	}
 }
 
 // BenchmarkAnnotated is formatting a set as -V prints it.

@@ -65,7 +65,7 @@ func newWorld(t *testing.T) *world {
 	w := &world{t: t, sources: map[string]*fakeSource{}}
 	w.rt = &Runtime{Clock: NewClock()}
 	w.rt.Act = func(f *Firing) Truth {
-		w.fired = append(w.fired, f.Kind.String()+": "+f.Message)
+		w.fired = append(w.fired, f.Kind.String()+": "+f.Message())
 		return True
 	}
 	env := &Env{Archive: true, DefaultConn: "h0", Runtime: w.rt,

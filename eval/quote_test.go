@@ -53,7 +53,7 @@ func quoteWorld(t *testing.T) *world {
 			w.fired = append(w.fired, "refused: "+f.Err.Error())
 			return False
 		}
-		w.fired = append(w.fired, f.Kind.String()+": "+f.Message)
+		w.fired = append(w.fired, f.Kind.String()+": "+f.Message())
 		return True
 	}
 	w.metric("h0", "alpha", "m", pmapi.SemInstant, pmapi.TypeDouble, noUnits, "a", "b c", "d!")

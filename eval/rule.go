@@ -67,12 +67,17 @@ type Binding struct {
 	Value            string
 }
 
-// Firing is an action about to run: what pmie's action operators get.
+// Firing is an action about to run: what pmie's action operators get. A
+// Firing and the storage of its Text are the Runtime's, valid only during
+// the call to the Actor: the next action reuses them, so that firing one
+// allocates nothing.
 type Firing struct {
-	Kind    Op      // OpPrint, OpShell, OpAlarm, OpSyslog or OpStomp
-	Rule    string  // name of the rule whose condition is true
-	Time    float64 // evaluation time, seconds since the epoch
-	Message string  // the arguments with %h %c %i %v expanded, joined
+	Kind Op      // OpPrint, OpShell, OpAlarm, OpSyslog or OpStomp
+	Rule string  // name of the rule whose condition is true
+	Time float64 // evaluation time, seconds since the epoch
+	// Text is the message: the arguments with %h %c %i %v expanded,
+	// joined. Message gives it as a string to keep.
+	Text    []byte
 	Args    []string
 	Holdoff float64 // seconds, 0 if none
 
@@ -86,6 +91,9 @@ type Firing struct {
 
 	rule *Node
 }
+
+// Message is the action's message, as a string of its own.
+func (f *Firing) Message() string { return string(f.Text) }
 
 // Bindings lists the hosts, instances and values that make the rule true,
 // as %h %c %i and %v see them.
@@ -113,6 +121,7 @@ type Runtime struct {
 	currName string // its name
 	scratch  []byte // for expanding action arguments
 	value    []byte // one value of %h %c %i or %v, before quoting
+	firing   Firing // the action being run
 }
 
 // actionState is what an action leaf keeps: its arguments and holdoff, and
@@ -243,9 +252,9 @@ func actLeaf(x *Node) {
 	if st.hasHold && last != 0 && now < st.holdoff+last {
 		return
 	}
-	msg, err := expandArgs(rt, st.args, st.quoter)
-	x.text = msg
-	f := &Firing{Kind: x.Op, Rule: rt.currName, Time: now, Message: msg, Args: st.args,
+	text, err := expandArgs(rt, st.args, st.quoter)
+	f := &rt.firing
+	*f = Firing{Kind: x.Op, Rule: rt.currName, Time: now, Text: text, Args: st.args,
 		Priority: st.priority, Tag: st.tag, Err: err, rule: rt.curr}
 	if st.hasHold {
 		f.Holdoff = st.holdoff

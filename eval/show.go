@@ -185,19 +185,13 @@ func (x *Node) AppendSatisfying(b []byte) []byte {
 	if x.sem != SemBoolean {
 		return x.AppendAnnotated(b)
 	}
-	x1 := findBindings(x)
-	x2 := findValues(x1)
-	if x1.valid == 0 {
+	var it bindings
+	if !it.start(x) {
 		return append(b, " <no bindings available>"...)
 	}
-	var hb hostInst
-	for i := 0; i < x1.tspan; i++ {
-		if !x1.binds(i) {
-			continue
-		}
-		lookupHostInst(x1, i, &hb)
-		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
-		b = x2.appendMember(b, i)
+	for it.next() {
+		b = appendBinding(b, it.hb.Host, it.hb.Inst, it.hb.hasInst)
+		b = it.values.appendMember(b, it.i)
 	}
 	return b
 }
@@ -378,8 +372,9 @@ type Quoter interface {
 // expandArgs expands and joins the arguments of an action for the rule
 // being evaluated: an argument holding %h, %c, %i or %v is repeated once
 // for each member that makes the rule true. With a Quoter, the values are
-// put in through it; err says why the text must not be run.
-func expandArgs(rt *Runtime, args []string, q Quoter) (msg string, err error) {
+// put in through it; err says why the text must not be run. The text is
+// rt's scratch buffer, valid until the next expansion.
+func expandArgs(rt *Runtime, args []string, q Quoter) (text []byte, err error) {
 	b := rt.scratch[:0]
 	if q == nil {
 		for _, a := range args {
@@ -392,7 +387,7 @@ func expandArgs(rt *Runtime, args []string, q Quoter) (msg string, err error) {
 		}
 	}
 	rt.scratch = b
-	return string(b), err
+	return b, err
 }
 
 // appendExpanded appends the expansion of one action argument.
@@ -401,10 +396,12 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 	if first < 0 || rule == nil {
 		return append(b, arg...)
 	}
-	if !eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
-		b = appendArg(b, arg, i, hb, x2)
-	}) {
+	var it bindings
+	if !it.start(rule) {
 		return append(b, arg...)
+	}
+	for it.next() {
+		b = appendArg(b, arg, it.i, &it.hb, it.values)
 	}
 	return b
 }
@@ -416,11 +413,15 @@ func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byt
 	if first < 0 || rt.curr == nil {
 		return q.Literal(b, arg)
 	}
-	if !eachBinding(rt.curr, func(i int, hb *hostInst, x2 *Node) {
+	var it bindings
+	if !it.start(rt.curr) {
+		return q.Literal(b, arg)
+	}
+	for it.next() {
 		prev := 0
 		for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
 			b = q.Literal(b, arg[prev:at])
-			rt.value = appendCode(rt.value[:0], code, i, hb, x2)
+			rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values)
 			var e error
 			if b, e = q.Value(b, rt.value); e != nil && *err == nil {
 				*err = fmt.Errorf("%%%c %w", code, e)
@@ -428,8 +429,6 @@ func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byt
 			prev = at + 2
 		}
 		b = q.Literal(b, arg[prev:])
-	}) {
-		return q.Literal(b, arg)
 	}
 	return b
 }
@@ -491,32 +490,48 @@ func appendOr(b []byte, s string, ok bool, instead string) []byte {
 	return append(b, instead...)
 }
 
-// eachBinding calls f for each member of rule's binding sub-expression that
-// makes the rule true, with its host and instance and the node holding the
-// values %v stands for. It reports false when the bindings are unknown.
-func eachBinding(rule *Node, f func(i int, hb *hostInst, values *Node)) bool {
-	x1 := findBindings(rule)
-	x2 := findValues(x1)
-	if x1.valid == 0 {
-		return false
-	}
-	var hb hostInst
-	for i := 0; i < x1.tspan; i++ {
-		if x1.binds(i) {
-			lookupHostInst(x1, i, &hb)
-			f(i, &hb, x2)
+// bindings walks the members of a rule's binding sub-expression that make
+// the rule true: after start, each call of next moves to the next one,
+// giving its position i, its host and instance hb, and the node holding
+// the values %v stands for.
+type bindings struct {
+	x1, values *Node
+	i          int
+	hb         hostInst
+}
+
+// start begins the walk over rule's bindings, reporting false when they
+// are unknown.
+func (it *bindings) start(rule *Node) bool {
+	it.x1 = findBindings(rule)
+	it.values = findValues(it.x1)
+	it.i = -1
+	return it.x1.valid != 0
+}
+
+// next moves to the next member that makes the rule true, reporting false
+// when there is none.
+func (it *bindings) next() bool {
+	for it.i++; it.i < it.x1.tspan; it.i++ {
+		if it.x1.binds(it.i) {
+			lookupHostInst(it.x1, it.i, &it.hb)
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // bindingsOf lists the members that make rule true, for actions that want
 // them structured.
 func bindingsOf(rule *Node) []Binding {
 	var out []Binding
-	eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
-		out = append(out, Binding{Host: hb.Host, Conn: hb.Conn, Inst: hb.Inst,
-			Value: string(x2.appendValue(nil, i))})
-	})
+	var it bindings
+	if !it.start(rule) {
+		return nil
+	}
+	for it.next() {
+		out = append(out, Binding{Host: it.hb.Host, Conn: it.hb.Conn, Inst: it.hb.Inst,
+			Value: string(it.values.appendValue(nil, it.i))})
+	}
 	return out
 }

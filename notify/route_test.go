@@ -107,7 +107,7 @@ routes:
 	n := New(cfg, Options{Log: func(m string) { mu.Lock(); logs = append(logs, m); mu.Unlock() },
 		senders: map[string]sender{"slow": slow, "fast": fast}})
 	ev := func(i int) *actions.Event {
-		return &actions.Event{Kind: actions.Print, Rule: "r", Message: fmt.Sprint(i)}
+		return &actions.Event{Kind: actions.Print, Rule: "r", Text: []byte(fmt.Sprint(i))}
 	}
 	n.Notify(ev(0))
 	if m := <-slow.started; m != "0" { // the slow receiver is now stuck on 0
@@ -147,15 +147,15 @@ func TestCloseDeadline(t *testing.T) {
 	cfg := mustParse(t, "receivers: [{name: stuck, type: exec, command: [/bin/true]}]\ndefault_receiver: stuck\n")
 	g := &gate{started: make(chan string, 10), release: make(chan struct{})}
 	n := New(cfg, Options{senders: map[string]sender{"stuck": g}})
-	n.Notify(&actions.Event{Message: "a"})
-	n.Notify(&actions.Event{Message: "b"})
+	n.Notify(&actions.Event{Text: []byte("a")})
+	n.Notify(&actions.Event{Text: []byte("b")})
 	<-g.started
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := n.Close(ctx); err == nil || err.Error() != "alerting: 2 alerts were dropped or could not be sent" {
 		t.Errorf("Close: %v", err)
 	}
-	n.Notify(&actions.Event{Message: "c"}) // after Close: dropped, no panic
+	n.Notify(&actions.Event{Text: []byte("c")}) // after Close: dropped, no panic
 	if s := n.Stats()["stuck"]; s.Failed != 2 || s.Dropped != 1 || s.Sent != 0 {
 		t.Errorf("stats %+v", s)
 	}

@@ -17,7 +17,7 @@ import (
 
 // sample is an event as the evaluator gives one: two CPUs of host alpha.
 func sample() *actions.Event {
-	return &actions.Event{Kind: actions.Syslog, Rule: "cpu_hot", Time: 1700000000.25, Message: "cpu hot",
+	return &actions.Event{Kind: actions.Syslog, Rule: "cpu_hot", Time: 1700000000.25, Text: []byte("cpu hot"),
 		Bindings: func() []actions.Binding {
 			return []actions.Binding{
 				{Host: "alpha", Conn: "alpha", Inst: "cpu0", Value: "0.95"},

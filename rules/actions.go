@@ -6,24 +6,31 @@ import (
 )
 
 // kinds maps the evaluator's action operators to action kinds.
-var kinds = map[eval.Op]actions.Kind{
+var kinds = [...]actions.Kind{
 	eval.OpShell: actions.Shell, eval.OpAlarm: actions.Alarm, eval.OpSyslog: actions.Syslog,
 	eval.OpPrint: actions.Print, eval.OpStomp: actions.Stomp,
 }
 
-// Actor adapts an action runner to the evaluator.
+// Actor adapts an action runner to the evaluator. It reuses one Event for
+// every action (the evaluator reuses its Firing likewise), so that running
+// an action allocates nothing; the actor is for one evaluator at a time.
 func Actor(r *actions.Runner) eval.Actor {
+	var cur *eval.Firing
+	bindings := func() []actions.Binding {
+		var out []actions.Binding
+		for _, b := range cur.Bindings() {
+			out = append(out, actions.Binding{Host: b.Host, Conn: b.Conn, Inst: b.Inst, Value: b.Value})
+		}
+		return out
+	}
+	ev := &actions.Event{}
 	return func(f *eval.Firing) eval.Truth {
-		ev := &actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Message: f.Message,
-			Priority: f.Priority, Tag: f.Tag, Err: f.Err,
-			Bindings: func() []actions.Binding {
-				var out []actions.Binding
-				for _, b := range f.Bindings() {
-					out = append(out, actions.Binding{Host: b.Host, Conn: b.Conn, Inst: b.Inst, Value: b.Value})
-				}
-				return out
-			}}
-		if r.Run(ev) {
+		cur = f
+		*ev = actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Text: f.Text,
+			Priority: f.Priority, Tag: f.Tag, Err: f.Err, Bindings: bindings}
+		ok := r.Run(ev)
+		cur = nil
+		if ok {
 			return eval.True
 		}
 		return eval.False

@@ -251,13 +251,17 @@ func (e *Engine) evalTask(t *task, now float64) {
 // printValues writes each rule's value as -v, -V or -W asks.
 func (e *Engine) printValues(t *task, now float64) {
 	b := e.line[:0]
-	stamp := ""
-	if e.cfg.ShowTime && e.cfg.TimeString != nil {
-		stamp = " (" + e.cfg.TimeString(now) + ")"
+	stamp, timed := "", e.cfg.ShowTime && e.cfg.TimeString != nil
+	if timed {
+		stamp = e.cfg.TimeString(now)
 	}
 	for _, r := range t.rules {
 		b = append(b, r.Name...)
-		b = append(b, stamp...)
+		if timed {
+			b = append(b, " ("...)
+			b = append(b, stamp...)
+			b = append(b, ')')
+		}
 		b = append(b, ": "...)
 		switch e.cfg.Verbose {
 		case 1:

@@ -148,7 +148,7 @@ func (w *world) evaluate(res *Result) error {
 // would make of it.
 func (w *world) firing(ev *actions.Event) *Firing {
 	a := alert.FromEvent(ev, w.f.Labels)
-	f := &Firing{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message, Hosts: a.Hosts, Instances: a.Insts}
+	f := &Firing{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message(), Hosts: a.Hosts, Instances: a.Insts}
 	if b, err := json.Marshal(a); err == nil {
 		json.Unmarshal(b, &f.Alert)
 	}
