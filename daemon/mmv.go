@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopcp/pmie/daemon/selfmetrics"
@@ -42,6 +43,8 @@ var mmvIndoms = map[string]struct {
 type mmvExport struct {
 	d      *Daemon
 	path   string
+	mu     sync.Mutex
+	later  *time.Timer // an update put off by mmvEvery
 	file   *mmv.File
 	layout string // the metrics and instances of the file written
 	last   time.Time
@@ -59,14 +62,24 @@ func newMMVExport(d *Daemon, name string) *mmvExport {
 }
 
 // update brings the file's values up to date (at most every mmvEvery,
-// unless now), writing it again if its instances have changed.
+// unless now: an update asked for sooner is made then), writing it again
+// if its instances have changed.
 func (m *mmvExport) update(now bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.failed {
 		return
 	}
 	t := m.d.opt.Now()
-	if !now && t.Sub(m.last) < mmvEvery {
+	if wait := mmvEvery - t.Sub(m.last); !now && wait > 0 {
+		if m.later == nil {
+			m.later = time.AfterFunc(wait, func() { m.update(true) })
+		}
 		return
+	}
+	if m.later != nil {
+		m.later.Stop()
+		m.later = nil
 	}
 	m.last = t
 	fams := selfmetrics.Families(m.d.Snapshot(false))
@@ -166,6 +179,12 @@ func (m *mmvExport) create(fams []*selfmetrics.Family) error {
 
 // close removes the file.
 func (m *mmvExport) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failed = true // no more updates
+	if m.later != nil {
+		m.later.Stop()
+	}
 	if m.file != nil {
 		m.file.Close(false)
 		m.file = nil

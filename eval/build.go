@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/gopcp/pmie/internal/posixre"
@@ -39,21 +38,6 @@ type Env struct {
 	Runtime *Runtime
 }
 
-// Diag reports a problem found while building a rule: Syntax is set for
-// the ones pmie prefixes with "syntax error - near line N".
-type Diag struct {
-	Syntax  bool
-	Warning bool // pmie's "warning - near line N"
-	Notify  bool // reported through pmie's log, with time, pid and level
-	Msg     string
-	// At is the offset in the rule file just after the token at which
-	// pmie, building the construct the diagnostic is about, had stopped
-	// reading: set where it reduces the construct without looking at the
-	// next token (after a string operand of == or !=, or the ")" of an
-	// aggregate or quantifier); 0 means the end of the statement.
-	At int
-}
-
 // Prepared is an action's arguments after checking: what remains of them,
 // for syslog the priority and tag, and for shell the Quoter its values go
 // in through (nil: as they are).
@@ -62,7 +46,8 @@ type Prepared struct {
 	Priority int
 	Tag      string
 	Quoter   Quoter
-	Diags    []Diag
+	// Warnings are pmie's warnings about the arguments.
+	Warnings []string
 }
 
 // Builder constructs the runtime trees of rules, one statement at a time,
@@ -70,17 +55,18 @@ type Prepared struct {
 // the primary operand, choosing evaluators for the operands' shapes and
 // folding constant sub-expressions.
 type Builder struct {
-	Env    *Env
-	Report func(Diag)
-	Prog   string // program name for messages, "pmie"
+	Env *Env
+	// Report is given every problem found building rules, at the node it
+	// concerns (diag.go), with pmie's wording for it.
+	Report func(*lang.Diagnostic)
 	// Prepare checks and preprocesses an action's arguments when the rule
 	// is built (syslog's -p and -t options, for instance).
 	Prepare func(op Op, args []string) Prepared
 
-	errs    int // errors in the current statement
-	at      int // Diag.At for what is being built
-	nameGen int // counter for names of unnamed expressions
-	rules   int // cond -> action rules built
+	errs    int  // errors in the current statement
+	here    here // where in a rule file, for diagnostics
+	nameGen int  // counter for names of unnamed expressions
+	rules   int  // cond -> action rules built
 	metrics []*Metric
 }
 
@@ -94,28 +80,6 @@ func (b *Builder) Rules() int { return b.rules }
 
 // Errors is the number of errors in the current statement.
 func (b *Builder) Errors() int { return b.errs }
-
-// synerr reports an error with pmie's syntax error prefix.
-func (b *Builder) synerr(format string, args ...any) {
-	b.errs++
-	if b.Report != nil {
-		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...), At: b.at})
-	}
-}
-
-// note reports a message without counting an error.
-func (b *Builder) note(format string, args ...any) {
-	if b.Report != nil {
-		b.Report(Diag{Msg: fmt.Sprintf(format, args...)})
-	}
-}
-
-func (b *Builder) prog() string {
-	if b.Prog == "" {
-		return "pmie"
-	}
-	return b.Prog
-}
 
 // NextName makes up the name of an unnamed expression: expr_1, expr_2, ...
 func (b *Builder) NextName() string {
@@ -397,7 +361,7 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 		} else {
 			re, err := posixre.Compile(a2.text)
 			if err != nil {
-				b.note("illegal regular expression \"%s\"", a2.text)
+				b.plain(lang.Error, "illegal regular expression \""+a2.text+"\"", "illegal regular expression \""+a2.text+"\"")
 				return nil
 			}
 			a2.re = re
@@ -529,15 +493,13 @@ func (b *Builder) Action(op Op, args []string, holdoff *Node) *Node {
 	st := &actionState{rt: b.Env.Runtime, args: args}
 	if b.Prepare != nil {
 		p := b.Prepare(op, args)
-		for _, d := range p.Diags {
-			if b.Report != nil {
-				b.Report(d)
-			}
+		for _, w := range p.Warnings {
+			b.warn(w)
 		}
 		st.args, st.priority, st.tag, st.quoter = p.Args, p.Priority, p.Tag, p.Quoter
 		if p.Quoter != nil && b.Report != nil {
 			for _, w := range quotingWarnings(p.Quoter, p.Args) {
-				b.Report(Diag{Warning: true, Msg: w})
+				b.warn(w)
 			}
 		}
 	}

@@ -14,15 +14,19 @@ type Compiler struct {
 	Prog  *Program
 	Delta float64 // seconds; starts as the -t interval
 	Clock *Clock
-
-	// CurrentStmt is the statement being compiled, for diagnostics.
-	CurrentStmt *lang.Stmt
+	// Src is the rule file the statements come from, which diagnostics
+	// point into (nil: they have no place).
+	Src *lang.Source
 }
 
 // Statement compiles one statement, adding any rule to the program.
 func (c *Compiler) Statement(s *lang.Stmt) *Rule {
-	c.CurrentStmt = s
 	c.B.Begin()
+	c.B.here = here{src: c.Src, loc: s.Loc}
+	if c.Src != nil {
+		c.B.here.line = lang.PmieLine(c.Src, s.Span.End.Offset)
+	}
+	defer func() { c.B.here = here{} }()
 	switch s.Kind {
 	case lang.StmtDelta:
 		x := c.expr(s.X)
@@ -37,6 +41,9 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	if s.Anonymous {
 		name = "" // numbered here: pmie skips statements whose metrics fail
 	}
+	if s.NameSpan.Start.IsValid() {
+		c.B.here.loc = lang.Loc{Span: s.NameSpan}
+	}
 	r := c.B.Statement(c.Prog, name, x, c.Delta)
 	if r != nil {
 		r.Key = name + "\x00" + lang.FormatPmie(s.X) + "\x00" + strconv.FormatFloat(c.Delta, 'g', -1, 64)
@@ -45,9 +52,13 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 }
 
 // expr compiles an expression bottom up, operands left to right as pmie's
-// parser builds them.
+// parser builds them; what the Builder reports while it builds e's node
+// is reported at e.
 func (c *Compiler) expr(e lang.Expr) *Node {
 	b := c.B
+	outer := b.here.loc
+	b.here.loc = e.Where()
+	defer func() { b.here.loc = outer }()
 	switch e := e.(type) {
 	case *lang.Paren:
 		return c.expr(e.X)
@@ -130,8 +141,7 @@ func (c *Compiler) variable(v *lang.Var) *Node {
 		case "day_of_week":
 			slot = c.Clock.Weekday
 		default:
-			c.B.note("undefined macro name $%s", v.Name)
-			c.B.errs++
+			c.B.failed("undefined macro name $" + v.Name)
 			return nil
 		}
 		return c.B.Var(slot)
@@ -255,14 +265,14 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 }
 
 // reducedAt has the diagnostics of what is built next say that pmie
-// reduced it at the last token of x (see Diag.At), unless x is nil or
+// reduced it at the last token of x (see here.at), unless x is nil or
 // came from a macro; the function it returns undoes that.
 func (c *Compiler) reducedAt(x lang.Expr) func() {
 	if x == nil || x.Where().From != nil {
 		return func() {}
 	}
-	c.B.at = x.Where().Span.End.Offset
-	return func() { c.B.at = 0 }
+	c.B.here.at = x.Where().Span.End.Offset
+	return func() { c.B.here.at = 0 }
 }
 
 // parenthesized is x if it is in parentheses, else nil: pmie reduces an

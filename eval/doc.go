@@ -27,6 +27,11 @@
 // different hosts); the trees become a graph whose shared nodes remember
 // the step they were computed at.
 //
+// Every problem found building a rule is a lang.Diagnostic at the node
+// being compiled (diag.go, Builder.Report), carrying pmie's wording and
+// line for it: lang.PCPPmieText prints pmie's messages from it, and its
+// Error method our file:line:col form with the line and a caret.
+//
 // Every operator is a row of one table (op.go): pmie's name for it, the
 // operator of lang's grammar it is made from, the types of its operands
 // and its implementation (an evaluator chooser, and for aggregates and

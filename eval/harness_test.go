@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -82,7 +83,7 @@ func newWorld(t *testing.T) *world {
 			}
 			return nil, pmapi.ErrNoContext
 		}}
-	w.b = &Builder{Env: env, Report: func(d Diag) { w.diags = append(w.diags, d.Msg) }}
+	w.b = &Builder{Env: env, Report: func(d *lang.Diagnostic) { w.diags = append(w.diags, d.Msg) }}
 	return w
 }
 

@@ -73,12 +73,8 @@ func newPmieSession(name, text string) *pmieSession {
 
 // tokSpan is the span of a token, and a note when it came from a macro.
 func (s *pmieSession) diag(t token, msg string, pcp PCPForm) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Src: s.src, Span: s.src.Span(t.start, t.end), Msg: msg, PCP: pcp}
-	for e := t.from; e != nil; e = e.Outer {
-		if e.Ref.Start.IsValid() {
-			d.Notes = append(d.Notes, Note{Src: s.src, Span: e.Ref, Msg: "expanded from macro $" + e.Macro})
-		}
-	}
+	d := &Diagnostic{Severity: Error, Src: s.src, Span: s.src.Span(t.start, t.end), Msg: msg, PCP: pcp,
+		Notes: ExpansionNotes(s.src, t.from)}
 	s.file.Diags = append(s.file.Diags, d)
 	return d
 }
@@ -267,10 +263,16 @@ func isPmieConst(x Expr) bool {
 
 // PCPPmieText renders diagnostics of a rule file as pmie prints them on
 // standard error; file is the name pmie was given ("" for standard input).
+// Diagnostics pmie sends to its log (PCP.Notify) are rendered as their
+// reason alone.
 func PCPPmieText(file string, ds Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
-		if !d.PCP.NoHeader {
+		switch {
+		case d.PCP.NoHeader || d.PCP.Notify:
+		case d.PCP.Warning:
+			b.WriteString("pmie: warning - " + pmieWhere(file, d.PCP) + "\n")
+		default:
 			b.WriteString("pmie: syntax error - " + pmieWhere(file, d.PCP) + "\n")
 		}
 		if d.PCP.Reason != "" {
@@ -292,4 +294,26 @@ func pmieWhere(file string, p PCPForm) string {
 		return fmt.Sprintf("near line %d of macro $%s called from %s", p.Line, p.Macro, in)
 	}
 	return fmt.Sprintf("near line %d of %s", p.Line, in)
+}
+
+// PmieLine is the line pmie's scanner has reached when its parser
+// finishes the statement ending at offset end of src: past the ";" and the
+// white space after it; 0 at the end of the file. pmie reports the
+// problems it finds as it builds a statement "near" that line.
+func PmieLine(src *Source, end int) int {
+	t := src.Text
+	i := end
+	for i < len(t) && t[i] != ';' && t[i] != '}' {
+		i++
+	}
+	if i < len(t) {
+		i++
+	}
+	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
+		i++
+	}
+	if i >= len(t) {
+		return 0
+	}
+	return src.Pos(i).Line
 }

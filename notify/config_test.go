@@ -183,9 +183,12 @@ func (failing) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, errors.New("no network in fuzzing")
 }
 
+// failingClient is an HTTP client whose requests fail at once.
+func failingClient() *http.Client { return &http.Client{Transport: failing{}} }
+
 // runStartUp starts a Notifier on cfg and puts it through its paces.
 func runStartUp(t *testing.T, cfg *Config) {
-	n := New(cfg, Options{Client: &http.Client{Transport: failing{}},
+	n := New(cfg, Options{Client: failingClient(),
 		Exec: func(context.Context, *ReceiverConfig, []string, []byte) error { return nil }})
 	ev := sample()
 	now := time.Unix(1700000000, 0)

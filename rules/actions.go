@@ -55,11 +55,7 @@ func Prepare(op eval.Op, args []string) eval.Prepared {
 func PrepareRawShell(op eval.Op, args []string) eval.Prepared {
 	p := eval.Prepared{Args: args}
 	if op == eval.OpSyslog {
-		var warns []string
-		p.Args, p.Priority, p.Tag, warns = actions.SyslogArgs(args)
-		for _, w := range warns {
-			p.Diags = append(p.Diags, eval.Diag{Warning: true, Msg: w})
-		}
+		p.Args, p.Priority, p.Tag, p.Warnings = actions.SyslogArgs(args)
 	}
 	return p
 }

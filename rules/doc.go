@@ -11,7 +11,8 @@
 // values for -v, -V and -W (and hands each evaluation to an observer,
 // Config.Evaluated, for rule unit tests), and adapts actions.Runner to the
 // evaluator. CompileText loads a rule file into a program with pmie's
-// messages, for pmie and for pmietest alike.
+// messages, for pmie and for pmietest alike (or hands each diagnostic,
+// lang's and eval's alike, to Loading.Diag).
 //
 // Reloads are transactions (Reloader): a LoadFunc reads and checks every
 // file of the configuration (rule files with CheckText, which collects

@@ -287,7 +287,7 @@ func TestLateMetric(t *testing.T) {
 		return hidingSource{ctxSource{c}, "mem.util.free", &shown}, nil
 	}}
 	var diags []string
-	b := &eval.Builder{Env: env, Report: func(d eval.Diag) { diags = append(diags, d.Msg) }}
+	b := &eval.Builder{Env: env, Report: func(d *lang.Diagnostic) { diags = append(diags, d.Msg) }}
 	prog := &eval.Program{}
 	b.Begin()
 	b.Statement(prog, "free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)

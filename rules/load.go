@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gopcp/pmie/eval"
@@ -33,6 +32,10 @@ type Loading struct {
 	// parsed in the file had an error, syntax or semantic (pmie -C's
 	// exit status comes from it).
 	Final func(bad bool)
+	// Diag, if set, is given every diagnostic instead of Errs and Notify
+	// getting pmie's messages (to print them in our own form, as
+	// pmie --werror does, or to collect them), in the same order.
+	Diag func(*lang.Diagnostic)
 }
 
 // CompileText parses one rule file, name ("" for standard input), and
@@ -48,40 +51,27 @@ func CompileText(comp *eval.Compiler, name, text string, l Loading) bool {
 // not depend on the sources of metrics, and a parsed file is not changed
 // by compiling it, so one parse can serve many compilations).
 func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
-	name := f.Src.Name
 	if l.Prefetch != nil {
 		defer l.Prefetch(f.Stmts)()
 	}
+	report := l.Diag
+	if report == nil {
+		report = pmieReport(f.Src.Name, l)
+	}
 	di := 0
-	// syntax prints the parser's diagnostics up to offset before.
+	// syntax reports the parser's diagnostics up to offset before.
 	syntax := func(before int) {
 		for ; di < len(f.Diags) && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
-			io.WriteString(l.Errs, lang.PCPPmieText(name, lang.Diagnostics{f.Diags[di]}))
+			report(f.Diags[di])
 		}
 	}
 	lastBad := f.FinalErrors > 0
 	if l.Final != nil {
 		defer func() { l.Final(lastBad) }()
 	}
+	comp.Src, comp.B.Report = f.Src, report
 	for _, st := range f.Stmts {
 		syntax(st.Span.Start.Offset)
-		stmtWhere := pmieWhere(name, scannerLine(f.Src, st.Span.End.Offset))
-		comp.B.Report = func(d eval.Diag) {
-			where := stmtWhere
-			if d.At > 0 {
-				where = pmieWhere(name, f.Src.Pos(d.At-1).Line)
-			}
-			switch {
-			case d.Syntax:
-				fmt.Fprintf(l.Errs, "%s: syntax error - %s\n%s\n", prog(comp), where, d.Msg)
-			case d.Warning:
-				fmt.Fprintf(l.Errs, "%s: warning - %s\n%s\n", prog(comp), where, d.Msg)
-			case d.Notify && l.Notify != nil:
-				l.Notify(d.Msg)
-			default:
-				fmt.Fprintf(l.Errs, "%s\n", d.Msg)
-			}
-		}
 		r := comp.Statement(st)
 		if st == f.FinalStmt && comp.B.Errors() > 0 {
 			lastBad = true
@@ -97,42 +87,14 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 	return true
 }
 
-// prog is the program name in pmie's messages.
-func prog(comp *eval.Compiler) string {
-	if comp.B.Prog != "" {
-		return comp.B.Prog
+// pmieReport prints diagnostics of the rule file called name as pmie
+// does: on l.Errs, or through l.Notify for those pmie sends to its log.
+func pmieReport(name string, l Loading) func(*lang.Diagnostic) {
+	return func(d *lang.Diagnostic) {
+		if d.PCP.Notify && l.Notify != nil {
+			l.Notify(d.PCP.Reason)
+			return
+		}
+		io.WriteString(l.Errs, lang.PCPPmieText(name, lang.Diagnostics{d}))
 	}
-	return "pmie"
-}
-
-// scannerLine is the line pmie's scanner has reached when it finishes the
-// statement ending at offset end: past the ";" and the white space after
-// it. 0 means the end of the file.
-func scannerLine(src *lang.Source, end int) int {
-	t := src.Text
-	i := end
-	for i < len(t) && t[i] != ';' && t[i] != '}' {
-		i++
-	}
-	if i < len(t) {
-		i++
-	}
-	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
-		i++
-	}
-	if i >= len(t) {
-		return 0
-	}
-	return src.Pos(i).Line
-}
-
-// pmieWhere is where pmie says an error is: "near line N of file F".
-func pmieWhere(file string, line int) string {
-	switch {
-	case line == 0:
-		return "at end of file"
-	case file == "":
-		return fmt.Sprintf("near line %d of standard input", line)
-	}
-	return fmt.Sprintf("near line %d of file %s", line, file)
 }

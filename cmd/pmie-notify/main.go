@@ -19,7 +19,8 @@
 // configuration says and keeps Alertmanager told of the rules' alerts
 // (package notify). At the end of its input it sends what is still
 // queued, within the file's shutdown_timeout, and exits. Its messages go
-// to standard error, one a line, which pmie logs as its own.
+// to standard error, one a line, which pmie logs as its own (as errors,
+// or as information when they start "info: ").
 //
 // With -listen (pmie's --web.listen-address), or the file's
 // http.listen_address, it also serves pmie's HTTP endpoint (package
@@ -349,6 +350,7 @@ func (s *session) serveHTTP() {
 		return
 	}
 	s.web = srv
+	s.log("info: HTTP endpoint on http://" + srv.Addr())
 }
 
 // ask sends pmie a question and waits for its answer.

@@ -22,7 +22,7 @@ var builtNotifier struct {
 }
 
 // useNotifier builds pmie-notify (once) and has pmie use it.
-func useNotifier(t *testing.T) {
+func useNotifier(t testing.TB) {
 	t.Helper()
 	builtNotifier.once.Do(func() {
 		dir, err := os.MkdirTemp("", "pmie-notify")

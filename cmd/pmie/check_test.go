@@ -56,7 +56,10 @@ func TestCheckGoldens(t *testing.T) {
 }
 
 // TestStrictCheck checks --werror: -C that fails on anything reported,
-// an error in any statement or a warning, as promtool check rules does.
+// an error in any statement or a warning, as promtool check rules does,
+// and reports the rule files' problems in our precise form (file:line:col,
+// the line and a caret under what each is about), compared with
+// testdata/golden/pmie-werror (ours: go test -update rewrites them).
 func TestStrictCheck(t *testing.T) {
 	dir, err := filepath.Abs("../../testdata/golden/pmie-check")
 	if err != nil {
@@ -70,6 +73,8 @@ func TestStrictCheck(t *testing.T) {
 		"warning.pmie":  1, // pmie -C says 0: a warning
 		"novar.pmie":    1,
 		"partly.pmie":   1,
+		"badinst.pmie":  1,
+		"notbool.pmie":  1,
 	} {
 		var out bytes.Buffer
 		got := run(context.Background(), nil, []string{"--werror", "-a", "../../archives/pmie/alpha", file},
@@ -77,8 +82,15 @@ func TestStrictCheck(t *testing.T) {
 		if got != want {
 			t.Errorf("--werror %s: status %d, want %d; output:\n%s", file, got, want, out.String())
 		}
-		if golden, _ := os.ReadFile(strings.TrimSuffix(file, ".pmie") + ".out"); out.String() != string(golden) {
-			t.Errorf("--werror %s printed\n%s\nwant what -C prints:\n%s", file, out.String(), golden)
+		golden := filepath.Join("..", "pmie-werror", strings.TrimSuffix(file, ".pmie")+".out")
+		if *update {
+			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if want, _ := os.ReadFile(golden); out.String() != string(want) {
+			t.Errorf("--werror %s printed\n%s\nwant (%s):\n%s", file, out.String(), golden, want)
 		}
 	}
 }

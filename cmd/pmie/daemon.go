@@ -113,7 +113,8 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmied
 	var helpers []*helper
 	var made *pmiedaemon.Daemon // for pmie-notify started by reloads
 	start := func(s *wire.Settings, yaml []byte) pmiedaemon.Alerter {
-		h, err := startHelper(s.File, yaml, p.src.archive, p.s.listen, func(msg string) { log.notify(rules.Error, msg) })
+		h, err := startHelper(s.File, yaml, p.src.archive, p.s.listen,
+			func(msg string) { log.notify(rules.Error, msg) }, func(msg string) { log.notify(rules.Info, msg) })
 		if err != nil {
 			startErr = err
 			return nil

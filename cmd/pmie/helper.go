@@ -90,6 +90,7 @@ type helper struct {
 	replay bool
 	listen string // --web.listen-address
 	log    func(string)
+	info   func(string)
 	host   atomic.Pointer[pmiedaemon.Daemon] // answers pmie-notify's questions
 
 	mu       sync.Mutex
@@ -109,12 +110,12 @@ type helper struct {
 
 // startHelper starts pmie-notify on the configuration file (contents
 // yaml; none for an HTTP endpoint alone, at listen) and supervises it.
-func startHelper(file string, yaml []byte, replay bool, listen string, log func(string)) (*helper, error) {
+func startHelper(file string, yaml []byte, replay bool, listen string, log, info func(string)) (*helper, error) {
 	prog, err := notifierPath()
 	if err != nil {
 		return nil, err
 	}
-	h := &helper{prog: prog, replay: replay, listen: listen, log: log, file: file, yaml: yaml, firing: map[string]*wire.Rule{},
+	h := &helper{prog: prog, replay: replay, listen: listen, log: log, info: info, file: file, yaml: yaml, firing: map[string]*wire.Rule{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go h.supervise()
 	return h, nil
@@ -421,6 +422,10 @@ func (h *helper) answers(out io.Reader) {
 func (h *helper) relay(msgs io.Reader) {
 	sc := bufio.NewScanner(msgs)
 	for sc.Scan() {
+		if msg, ok := strings.CutPrefix(sc.Text(), "info: "); ok {
+			h.info(msg)
+			continue
+		}
 		h.log(sc.Text())
 	}
 }

@@ -63,7 +63,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
 			return false, false
 		}
-		ok, lastBad = compileText(comp, src, "", string(text), stderr, keyFiles)
+		ok, lastBad = compileText(s, comp, src, "", string(text), stderr, keyFiles)
 		return ok && src.fatal == nil, lastBad
 	}
 	for _, f := range files {
@@ -83,7 +83,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			continue
 		}
 		var ok bool
-		if ok, lastBad = compileText(comp, src, path, string(text), stderr, keyFiles); !ok {
+		if ok, lastBad = compileText(s, comp, src, path, string(text), stderr, keyFiles); !ok {
 			return false, lastBad
 		}
 	}
@@ -105,12 +105,18 @@ func firstConfig(s settings) string {
 }
 
 // compileText parses one rule file and compiles its statements, printing
-// diagnostics as pmie does, in order. It stops, returning false, at an
-// archive that cannot be opened. lastBad reports whether the last
-// statement pmie parsed had an error (syntax or semantic). keyFiles, if
-// not nil, is told the file of each rule (by key).
-func compileText(comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
+// diagnostics as pmie does (or, with --werror, in our precise form:
+// file:line:col, the line and a caret), in order. It stops, returning
+// false, at an archive that cannot be opened. lastBad reports whether the
+// last statement pmie parsed had an error (syntax or semantic). keyFiles,
+// if not nil, is told the file of each rule (by key).
+func compileText(s settings, comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
+	var diag func(*lang.Diagnostic)
+	if s.strict {
+		diag = func(d *lang.Diagnostic) { io.WriteString(stderr, d.Error()+"\n") }
+	}
 	ok = rules.CompileText(comp, name, text, rules.Loading{
+		Diag:   diag,
 		Errs:   stderr,
 		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
 		Prefetch: func(stmts []*lang.Stmt) func() {

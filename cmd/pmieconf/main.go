@@ -16,6 +16,7 @@ import (
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
+	"github.com/gopcp/pmie/lang"
 )
 
 const synopsis = "[options] [ command [args...] ]"
@@ -140,7 +141,7 @@ func run(env Env) int {
 	}
 	conf := func(name string) string { return pcpconf.Lookup(env.Getenv, name) }
 	fail := func(err error) int {
-		var diag *pmieconf.Error
+		var diag *lang.Diagnostic
 		if errors.As(err, &diag) {
 			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, err)
 		} else {

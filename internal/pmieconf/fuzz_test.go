@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 // seedFiles adds every file under dir to the corpus.
@@ -82,12 +84,12 @@ func FuzzParseFile(f *testing.F) {
 		}
 		s, err := loadOne("fuzz", src)
 		if err != nil {
-			e, ok := err.(*Error)
+			e, ok := err.(*lang.Diagnostic)
 			if !ok {
 				t.Fatalf("error %q is not a diagnostic", err)
 			}
-			if e.Pos.Line < 1 || e.Pos.Col < 1 || e.Pos.Offset > len(src) {
-				t.Fatalf("bad position %+v for %d bytes", e.Pos, len(src))
+			if e.Span.Start.Line < 1 || e.Span.Start.Col < 1 || e.Span.Start.Offset > len(src) {
+				t.Fatalf("bad position %+v for %d bytes", e.Span.Start, len(src))
 			}
 			if !strings.HasPrefix(e.Error(), "fuzz:") {
 				t.Fatalf("diagnostic %q", e.Error())

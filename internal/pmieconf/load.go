@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 // Load reads the rules found on a rules path: a colon-separated list of
@@ -100,8 +102,8 @@ type builder struct {
 	rule *Rule // the rule this file declared last
 }
 
-func (b *builder) errorAt(p Pos, format string, args ...any) error {
-	return &Error{File: b.file.Name, Pos: p, Msg: sprintf(format, args...), src: b.file.src}
+func (b *builder) errorAt(p lang.Pos, format string, args ...any) error {
+	return &lang.Diagnostic{Severity: lang.Error, Src: b.file.src, Span: lang.Span{Start: p, End: p}, Msg: sprintf(format, args...)}
 }
 
 func (b *builder) decl(d *Decl) error {
