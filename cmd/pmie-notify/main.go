@@ -335,22 +335,22 @@ func (s *session) serveHTTP() {
 	if addr == s.addr {
 		return
 	}
+	var srv *web.Server
+	if addr != "" {
+		var err error
+		if srv, err = web.Listen(addr, s); err != nil {
+			// the endpoint in force, if any, stays
+			s.log("pmie: " + err.Error())
+			return
+		}
+	}
 	if s.web != nil {
 		s.web.Close(context.Background())
-		s.web = nil
 	}
-	s.addr = addr
-	if addr == "" {
-		return
+	s.web, s.addr = srv, addr
+	if srv != nil {
+		s.log("info: HTTP endpoint on http://" + srv.Addr())
 	}
-	srv, err := web.Listen(addr, s)
-	if err != nil {
-		s.log("pmie: " + err.Error())
-		s.addr = ""
-		return
-	}
-	s.web = srv
-	s.log("info: HTTP endpoint on http://" + srv.Addr())
 }
 
 // ask sends pmie a question and waits for its answer.

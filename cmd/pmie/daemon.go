@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -287,6 +288,7 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 					log(rules.Warning, "pmie: warning - "+w)
 				}
 			}
+			markDerived(prog.Rules[n:], sum)
 			for _, r := range prog.Rules[n:] {
 				keyFiles[r.Key] = path
 			}
@@ -323,6 +325,25 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 	}
 }
 
+// markDerived makes the identity (Key) of each rule that reads derived
+// metrics depend on the derived files' contents (sum): a reload that
+// redefines derived metrics gives such rules new state, since what they
+// were computing has changed, while the others carry on.
+func markDerived(rs []*eval.Rule, sum []byte) {
+	if len(sum) == 0 {
+		return
+	}
+	tag := fmt.Sprintf("\x00derived %x", sha256.Sum256(sum))
+	for _, r := range rs {
+		for _, m := range r.Metrics {
+			if m.Desc.PMID.IsDerived() {
+				r.Key += tag
+				break
+			}
+		}
+	}
+}
+
 // bgLog reports messages in pmie's log from goroutines other than the
 // one evaluating.
 func (p *session) bgLog() rules.NotifyFunc {
@@ -346,6 +367,24 @@ func (p *session) useDerived() error {
 	p.src.setDerived(reg)
 	p.derivedSum = readFiles(p.dcfg.DerivedFiles)
 	return nil
+}
+
+// markDerivedRules marks the rules loaded at start as a reload does (see
+// markDerived), before the engine counts them by key.
+func (p *session) markDerivedRules() {
+	if p.dcfg == nil || len(p.dcfg.DerivedFiles) == 0 {
+		return
+	}
+	old := make([]string, len(p.program.Rules))
+	for i, r := range p.program.Rules {
+		old[i] = r.Key
+	}
+	markDerived(p.program.Rules, p.derivedSum)
+	for i, r := range p.program.Rules {
+		if file, ok := p.keyFiles[old[i]]; ok && r.Key != old[i] {
+			p.keyFiles[r.Key] = file
+		}
+	}
 }
 
 // setDerived has src use the derived metrics of reg from now on, instead

@@ -384,3 +384,38 @@ func BenchmarkLiveFiredActions(b *testing.B) {
 		mu.Unlock()
 	}
 }
+
+// TestDerivedReload checks that the daemon's derived metric files reload
+// with the rules: a redefinition gives the rules that read it new values
+// (and new state), a broken one is refused with file:line:col.
+func TestDerivedReload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for seconds")
+	}
+	dir := t.TempDir()
+	derived := filepath.Join(dir, "derived.conf")
+	os.WriteFile(derived, []byte("my.ncpu = hinv.ncpu * 2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "rules.pmie"), []byte("delta = 0.2 sec;\ntwice = my.ncpu;\nplain = hinv.ncpu;\n"), 0o644)
+	yaml := filepath.Join(dir, "pmie.yaml")
+	os.WriteFile(yaml, []byte("rule_files: [rules.pmie]\nderived_files: [derived.conf]\nmmv: false\n"), 0o644)
+	p := startLive(t, "--yaml-config", yaml, "-L", "-f", "-v")
+	ncpu := regexp.MustCompile(`(?m)^plain: (\d+)$`)
+	p.waitFor("values", 5*time.Second, func() bool { return ncpu.MatchString(p.out.String()) })
+	n := 0
+	fmt.Sscan(ncpu.FindStringSubmatch(p.out.String())[1], &n)
+	if !strings.Contains(p.out.String(), fmt.Sprintf("twice: %d\n", 2*n)) {
+		t.Fatalf("no twice: %d in\n%s", 2*n, p.out.String())
+	}
+	saveOver(t, derived, "my.ncpu = hinv.ncpu * 3\n")
+	p.waitFor("the new definition", 3*time.Second, func() bool {
+		return strings.Contains(p.out.String(), fmt.Sprintf("twice: %d\n", 3*n))
+	})
+	saveOver(t, derived, "my.ncpu = hinv.ncpu +* 3\n")
+	p.waitFor("the failure", 3*time.Second, func() bool { return strings.Contains(p.errs.String(), "failed; the running") })
+	if !strings.Contains(p.errs.String(), derived+":1:22: error: ") {
+		t.Errorf("the failure does not say file:line:col:\n%s", p.errs.String())
+	}
+	if !strings.Contains(p.errs.String(), "configuration reloaded: 2 rules (1 kept, 1 new, 1 removed)") {
+		t.Errorf("the redefinition did not renew the rule reading it:\n%s", p.errs.String())
+	}
+}

@@ -325,6 +325,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		return 1
 	}
+	p.markDerivedRules()
 	sv.setConfig(firstConfig(s))
 	sv.setHost(p.src.hostOf(p.src.dflt))
 	mixed := checkUnits(p.program, stderr)
