@@ -17,14 +17,11 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		}
 		return nil
 	}
-	v := rc.vol
-	p, err := c.payload(rc)
-	if err != nil {
-		return err
-	}
+	v := rc.r.vol
+	p := c.payload(rc)
 	b := p[recHeaderLen(v.f.label.Version):]
 	metrics := c.interp.metrics
-	for k := int32(0); k < v.recs[rc.at.r].nsets; k++ {
+	for k := int32(0); k < rc.r.head.nsets; k++ {
 		var s rawSet
 		s, b = nextSet(b)
 		m := metrics[s.pmid]
@@ -34,11 +31,11 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		if s.numval > 0 {
 			if m.valfmt == -1 {
 				if !valfmtFits(m.desc.Type, m.known, s.valfmt) {
-					return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format %d does not suit type %s", s.pmid, s.valfmt, m.desc.Type)
+					return v.f.errorf(rc.r.head.off, pmapi.ErrLogRec, "%s: value format %d does not suit type %s", s.pmid, s.valfmt, m.desc.Type)
 				}
 				m.valfmt = s.valfmt
 			} else if m.valfmt != s.valfmt {
-				return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
+				return v.f.errorf(rc.r.head.off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
 			}
 		}
 		blob := isBlob(m.desc.Type)

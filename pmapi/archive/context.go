@@ -68,6 +68,11 @@ type Options struct {
 	// interval).
 	IgnoreMarks   bool
 	IgnoreMarkGap time.Duration
+	// Warn, if not nil, is told of damage that reading passes over as
+	// libpcp passes over it, silently: a data volume (other than the
+	// first) that cannot be opened is skipped. The error is a
+	// *FormatError or an error from opening the file.
+	Warn func(error)
 }
 
 // Open opens an archive context. name is what pmie -a and pminfo -a
@@ -84,7 +89,7 @@ func Open(name string, opts ...Options) (*Context, error) {
 	var err error
 	for _, n := range names {
 		var a *Archive
-		if a, err = OpenArchive(n); err != nil {
+		if a, err = OpenArchive(n, opts...); err != nil {
 			break
 		}
 		if len(names) > 1 {

@@ -20,10 +20,7 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 		if rc.mark {
 			continue
 		}
-		p, err := c.payload(&rc)
-		if err != nil {
-			return err
-		}
+		p := c.payload(&rc)
 		// like libpcp, a list of nothing but derived metrics' PMIDs
 		// (whose values come from constants) takes any record
 		if c.fillFromRecord(ids, &rc, p, r) || allDerived(ids) {
@@ -84,8 +81,8 @@ func (c *Context) nextRecord(forward bool) (rec, error) {
 // is p, into r, in the order of ids, reporting false if the record holds
 // none of them.
 func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, p []byte, r *pmapi.Result) bool {
-	b := p[recHeaderLen(rc.vol.f.label.Version):]
-	nsets := int(rc.vol.recs[rc.at.r].nsets)
+	b := p[recHeaderLen(rc.r.vol.f.label.Version):]
+	nsets := int(rc.r.head.nsets)
 	sets := make([]rawSet, nsets)
 	for k := range sets {
 		sets[k], b = nextSet(b)

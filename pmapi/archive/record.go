@@ -50,34 +50,28 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 	return pmapi.Type(w >> 24), p[off+4 : off+int(w&0xffffff)]
 }
 
-// checkRecord checks that the value sets of record i of v, whose
+// checkRecord checks that the value sets of record h of v, whose
 // payload is p, lie within the record and that every value block they
 // point to does too, so that nextSet and block can then be used without
 // further checks.
-func (v *volume) checkRecord(i int, p []byte) error {
-	r := &v.recs[i]
-	if r.checked {
-		return nil
-	}
+func (v *volume) checkRecord(h *recHead, p []byte) error {
 	b := p[recHeaderLen(v.f.label.Version):]
-	for k := int32(0); k < r.nsets; k++ {
+	for k := int32(0); k < h.nsets; k++ {
 		var err error
-		if b, err = v.checkSet(i, k, p, b); err != nil {
+		if b, err = v.checkSet(h, k, p, b); err != nil {
 			return err
 		}
 	}
-	r.checked = true
 	return nil
 }
 
-// checkSet checks value set k of record i, which starts at b within the
+// checkSet checks value set k of record h, which starts at b within the
 // record's payload p, and returns the rest of the payload after it.
-func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
-	r := &v.recs[i]
-	base := r.off + 4
+func (v *volume) checkSet(h *recHead, k int32, p, b []byte) ([]byte, error) {
+	base := h.off + 4
 	at := base + int64(len(p)-len(b))
 	if len(b) < 8 {
-		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, r.nsets)
+		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, h.nsets)
 	}
 	numval := int32(be.Uint32(b[4:]))
 	if numval <= 0 {
