@@ -28,7 +28,9 @@ type Archive struct {
 	hasEnd   bool
 	// warn, if not nil, is told of damage passed over as libpcp passes
 	// over it (a volume that cannot be opened).
-	warn func(error)
+	warn        func(error)
+	warned      map[string]bool // the damage reported, by message
+	anyFeatures bool            // Options.NoFeatureCheck
 }
 
 // maxOpen is how many data volumes of an archive are kept open.
@@ -62,7 +64,7 @@ func baseName(name string) (string, string) {
 
 // OpenArchive opens the archive called name: its base name, or the name
 // of any of its files (.meta, .index or a data volume, compressed or
-// not). Of the options, only Warn applies.
+// not). Of the options, only Warn and NoFeatureCheck apply.
 func OpenArchive(name string, opts ...Options) (*Archive, error) {
 	dir, base := filepath.Split(name)
 	if dir == "" {
@@ -73,7 +75,7 @@ func OpenArchive(name string, opts ...Options) (*Archive, error) {
 	}
 	a := &Archive{base: filepath.Join(dir, base), vols: make(map[int]*volume)}
 	if len(opts) > 0 {
-		a.warn = opts[0].Warn
+		a.warn, a.anyFeatures = opts[0].Warn, opts[0].NoFeatureCheck
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -126,8 +128,10 @@ func (a *Archive) load(metaPath, indexPath string) error {
 		return err
 	}
 	a.label = v.f.label
+	var index *file
+	var indexData []byte
 	if indexPath != "" {
-		f, data, err := readFile(indexPath, VolIndex)
+		f, data, err := readFile(indexPath, VolIndex, a.anyFeatures)
 		if err != nil {
 			return err
 		}
@@ -135,6 +139,7 @@ func (a *Archive) load(metaPath, indexPath string) error {
 			return err
 		}
 		a.index = decodeIndex(f, data)
+		index, indexData = f, data
 	}
 	a.metaPath = metaPath
 	a.meta = newMeta()
@@ -142,18 +147,25 @@ func (a *Archive) load(metaPath, indexPath string) error {
 		return err
 	}
 	a.meta.dedupLabels()
+	if index != nil {
+		a.checkIndex(index, indexData)
+	}
+	a.meta.bounds = nil
 	return nil
 }
 
 // loadMeta reads the archive's metadata file and loads it into m.
 func (a *Archive) loadMeta(m *meta) error {
-	f, data, err := readFile(a.metaPath, VolMeta)
+	f, data, err := readFile(a.metaPath, VolMeta, a.anyFeatures)
 	if err != nil {
 		return err
 	}
 	if err := f.sameArchive(a.label); err != nil {
 		return err
 	}
+	a.checkMetaLabel(f)
+	m.note = a.damaged
+	defer func() { m.note = nil }()
 	return m.load(f, data)
 }
 

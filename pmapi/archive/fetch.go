@@ -30,6 +30,44 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 	}
 }
 
+// FetchArchive is pmFetchArchive: the whole of the next record at or
+// after (before, in ModeBack) the current time, whichever metrics it
+// holds, in the order it holds them, or a <mark> (a Result with no value
+// sets); its time becomes the current time. Values are decoded as the
+// metrics' descriptors say; the instance profile does not apply. It
+// gives PM_ERR_MODE in ModeInterp.
+func (c *Context) FetchArchive(r *pmapi.Result) error {
+	if c.closed {
+		return pmapi.ErrNoContext
+	}
+	r.Reset()
+	if c.mode == pmapi.ModeInterp {
+		return pmapi.ErrMode
+	}
+	c.cur = c.saved
+	rc, err := c.nextRecord(c.mode == pmapi.ModeForw)
+	c.saved = c.cur
+	if err != nil {
+		return err
+	}
+	c.setOrigin(rc.time)
+	r.Time = rc.time
+	if rc.mark {
+		return nil
+	}
+	v := rc.r.vol
+	c.archSets, c.archVals, err = decodeSets(v, &rc.r.head, c.payload(&rc), c.meta.descs, &c.strs, c.archSets[:0], c.archVals[:0])
+	if err != nil {
+		return err
+	}
+	growSets(r, len(c.archSets))
+	for k, s := range c.archSets {
+		r.Sets[k].PMID, r.Sets[k].Err = s.PMID, s.Err
+		r.Sets[k].Values = append(r.Sets[k].Values, s.Values...)
+	}
+	return nil
+}
+
 // allDerived reports whether every PMID of ids is a derived metric's.
 func allDerived(ids []pmapi.PMID) bool {
 	for _, id := range ids {

@@ -33,7 +33,7 @@ func seedFiles(f *testing.F, suffix string) map[string][]byte {
 		if suffix != ".meta" {
 			vol = 0
 		}
-		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol)
+		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol, false)
 		if err != nil {
 			f.Fatal(err)
 		}

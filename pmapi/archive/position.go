@@ -21,7 +21,9 @@ func (c *Context) readForward() bool {
 // setTime is __pmLogSetTime: it places the read position near the
 // current time, using the temporal index of the archive the time falls
 // in, and says whether reads may go on serially from there without the
-// fine positioning a first fetch otherwise does.
+// fine positioning a first fetch otherwise does. If it fails, the
+// position is left where it was, and serial is what libpcp leaves its
+// ac_serial at: true if the archive has a temporal index.
 func (c *Context) setTime() (bool, error) {
 	forward := c.readForward()
 	n := len(c.archives)
@@ -41,11 +43,14 @@ func (c *Context) setTime() (bool, error) {
 	}
 	a := c.archives[i]
 	if len(a.index) == 0 {
-		return true, c.edgePosition(i, forward)
+		if err := c.edgePosition(i, forward); err != nil {
+			return c.serial, err
+		}
+		return true, nil
 	}
 	p, serial, backup, err := c.indexPosition(i, forward)
 	if err != nil {
-		return false, err
+		return true, err
 	}
 	c.cur = p
 	if backup {

@@ -62,7 +62,10 @@ func (r *Reader) Next() bool {
 		}
 		h, p, atEnd, err := v.readAt(r.off, &r.buf)
 		if err == nil && !atEnd {
-			err = r.decode(v, &h, p)
+			if err = v.checkRecord(&h, p); err == nil {
+				v.noteRecord(&h, p)
+				err = r.decode(v, &h, p)
+			}
 		}
 		if err != nil {
 			r.err = err
@@ -84,20 +87,26 @@ func (r *Reader) Record() *Record { return &r.rec }
 // Err is the error that stopped Next, or nil at the end of the archive.
 func (r *Reader) Err() error { return r.err }
 
-// decode fills r.rec from record h of volume v, whose payload is p,
-// checking the record as it goes.
+// decode fills r.rec from record h of volume v, whose payload is p
+// (checked).
 func (r *Reader) decode(v *volume, h *recHead, p []byte) error {
 	rec := &r.rec
 	rec.Time, rec.Mark = h.time, h.nsets == 0
 	rec.Volume, rec.Offset = v.num, h.off
-	rec.Sets = rec.Sets[:0]
-	r.vals = r.vals[:0]
+	var err error
+	rec.Sets, r.vals, err = decodeSets(v, h, p, r.a.meta.descs, &r.strs, rec.Sets[:0], r.vals[:0])
+	return err
+}
+
+// decodeSets appends the value sets of record h of v, whose payload is
+// p (checked), to sets and their values to vals, decoding the values as
+// the types descs give, and returns both. The sets' values are slices of
+// the vals returned.
+func decodeSets(v *volume, h *recHead, p []byte, descs map[pmapi.PMID]pmapi.Desc, strs *interner,
+	sets []pmapi.ValueSet, vals []pmapi.Value) ([]pmapi.ValueSet, []pmapi.Value, error) {
+	first, base := len(sets), len(vals)
 	b := p[recHeaderLen(v.f.label.Version):]
-	descs := r.a.meta.descs
 	for k := int32(0); k < h.nsets; k++ {
-		if _, err := v.checkSet(h, k, p, b); err != nil {
-			return err
-		}
 		var s rawSet
 		s, b = nextSet(b)
 		set := pmapi.ValueSet{PMID: s.pmid}
@@ -108,21 +117,21 @@ func (r *Reader) decode(v *volume, h *recHead, p []byte) error {
 		if d, ok := descs[s.pmid]; ok {
 			t = d.Type
 		}
-		start := len(r.vals)
+		start := len(vals)
 		var ok bool
-		if r.vals, ok = appendValues(r.vals, t, &s, p, &r.strs); !ok {
-			return v.f.errorf(h.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
+		if vals, ok = appendValues(vals, t, &s, p, strs); !ok {
+			return sets, vals, v.f.errorf(h.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
 		}
-		set.Values = r.vals[start:len(r.vals):len(r.vals)]
-		rec.Sets = append(rec.Sets, set)
+		set.Values = vals[start:len(vals):len(vals)]
+		sets = append(sets, set)
 	}
-	// r.vals may have moved while growing: point the sets at its final
+	// vals may have moved while growing: point the sets at its final
 	// storage.
-	n := 0
-	for k := range rec.Sets {
-		l := len(rec.Sets[k].Values)
-		rec.Sets[k].Values = r.vals[n : n+l : n+l]
+	n := base
+	for k := first; k < len(sets); k++ {
+		l := len(sets[k].Values)
+		sets[k].Values = vals[n : n+l : n+l]
 		n += l
 	}
-	return nil
+	return sets, vals, nil
 }

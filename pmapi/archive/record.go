@@ -50,10 +50,11 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 	return pmapi.Type(w >> 24), p[off+4 : off+int(w&0xffffff)]
 }
 
-// checkRecord checks that the value sets of record h of v, whose
-// payload is p, lie within the record and that every value block they
-// point to does too, so that nextSet and block can then be used without
-// further checks.
+// checkRecord checks, as libpcp's decoding does, that the value sets
+// of record h of v, whose payload is p, lie within the record, that
+// every value block they point to does too, and that the value blocks
+// exactly fill the record after the value sets, so that nextSet and
+// block can then be used without further checks.
 func (v *volume) checkRecord(h *recHead, p []byte) error {
 	b := p[recHeaderLen(v.f.label.Version):]
 	for k := int32(0); k < h.nsets; k++ {
@@ -61,6 +62,33 @@ func (v *volume) checkRecord(h *recHead, p []byte) error {
 		if b, err = v.checkSet(h, k, p, b); err != nil {
 			return err
 		}
+	}
+	return v.checkTiling(h, p, len(p)-len(b))
+}
+
+// checkTiling checks that the value blocks of record h (payload p, whose
+// value sets end at offset listEnd) start just after the value sets and
+// fill the rest of the record.
+func (v *volume) checkTiling(h *recHead, p []byte, listEnd int) error {
+	first, total := int64(len(p)), int64(0)
+	b := p[recHeaderLen(v.f.label.Version):]
+	for k := int32(0); k < h.nsets; k++ {
+		var s rawSet
+		s, b = nextSet(b)
+		if s.numval <= 0 || s.valfmt == valInsitu {
+			continue
+		}
+		for i := range int(s.numval) {
+			off, n := blockSpan(p, s.lval(i))
+			first = min(first, off)
+			total += (n + 3) &^ 3
+		}
+	}
+	switch {
+	case first != int64(listEnd):
+		return v.f.errorf(h.off+4+int64(listEnd), pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, first)
+	case int64(listEnd)+total != int64(len(p)):
+		return v.f.errorf(h.off+4+int64(listEnd), pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", total, int64(len(p)-listEnd))
 	}
 	return nil
 }

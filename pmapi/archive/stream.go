@@ -125,6 +125,7 @@ func (s *stream) read(v *volume, off int64, forward bool) (r *record, ok bool, e
 		s.spare = r
 		return nil, false, err
 	}
+	v.noteRecord(&r.head, r.p)
 	r.vol, r.t = v, s.rel(r.head.time)
 	s.spare = s.insert(r)
 	return r, true, nil

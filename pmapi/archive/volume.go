@@ -23,6 +23,10 @@ type volume struct {
 	err  error
 	src  source // nil while closed
 	size int64  // uncompressed length, once known; -1 before
+	// lastEnd and lastTime are where the record last checked ends, and
+	// its time (see noteRecord).
+	lastEnd  int64
+	lastTime pmapi.Time
 }
 
 // recHead is where a record is and what its header says.
@@ -51,7 +55,7 @@ func (v *volume) open() error {
 	if v.f != nil || v.err != nil {
 		return v.err
 	}
-	f, src, err := openSource(v.path, v.num)
+	f, src, err := openSource(v.path, v.num, v.a.anyFeatures)
 	if err == nil && v.a.label.Version != 0 && f.label.Version != v.a.label.Version {
 		src.close()
 		err = f.errorf(4, pmapi.ErrLabel, "log format %d, but the archive is format %d", f.label.Version, v.a.label.Version)
@@ -75,7 +79,7 @@ func (v *volume) source() (source, error) {
 		v.a.used(v)
 		return v.src, nil
 	}
-	f, src, err := openSource(v.f.path, v.f.vol)
+	f, src, err := openSource(v.f.path, v.f.vol, v.a.anyFeatures)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +135,9 @@ func (v *volume) readAt(off int64, buf *[]byte) (h recHead, p []byte, atEnd bool
 	if n, err := src.readAt(word[:], off); n < 4 {
 		if err == io.EOF {
 			// libpcp takes a partial length word for the end of the volume
+			if n > 0 {
+				v.a.damaged(v.f.errorf(off, pmapi.ErrLogRec, "%d stray bytes at the end (ignored)", n))
+			}
 			return h, nil, true, nil
 		}
 		return h, nil, false, v.readError(off, err)
