@@ -58,13 +58,19 @@ func openSources(s settings, log *logger) (*sources, error) {
 		return src, src.chooseLive(s)
 	}
 	src.archive = true
+	warn := func(err error) { fmt.Fprintf(log.w, "%s: warning: %v\n", prog, err) }
 	for _, name := range s.archives {
-		c, err := archive.Open(name)
+		c, err := archive.Open(name, archive.Options{Warn: warn})
 		if err != nil {
-			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n", prog, name, errText(err))
+			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n%s", prog, name, errText(err), damageDetail(err))
 		}
 		info := c.Source()
-		start, end := c.Bounds()
+		start, _ := c.Bounds()
+		end, err := c.End()
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+		}
 		src.adopt(name, c)
 		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
 		for _, b := range src.archives {

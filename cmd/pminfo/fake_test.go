@@ -169,7 +169,7 @@ func runFake(t *testing.T, f *fakeContext, args ...string) (string, string, int)
 		Args:    append([]string{"pminfo", "-a", "fake"}, args...),
 		Stdout:  &stdout,
 		Stderr:  &stderr,
-		Sources: Sources{Archive: func(string) (pmapi.Context, error) { return f, nil }},
+		Sources: Sources{Archive: func(string, func(error)) (pmapi.Context, error) { return f, nil }},
 		LocalTZ: time.UTC,
 	})
 	return stdout.String(), stderr.String(), status

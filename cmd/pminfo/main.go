@@ -63,7 +63,8 @@ var options = []pcpopt.Option{
 // them, each set by the file that wires its package in. Tests put their
 // own in.
 type Sources struct {
-	Archive func(name string) (pmapi.Context, error)
+	// Archive opens -a's archives; warn is told of damage passed over.
+	Archive func(name string, warn func(error)) (pmapi.Context, error)
 	Host    func(spec string) (pmapi.Context, error) // -h (pmapi/pmcd)
 	Local   func() (pmapi.Context, error)            // -L (pmapi/local)
 	// Derived wraps a context with derived metrics (package derive): the
@@ -306,12 +307,14 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		source = c.std.Archives[0]
 		err = errNoSource
 		if src.Archive != nil {
-			ctx, err = src.Archive(source)
+			ctx, err = src.Archive(source, p.warnDamage)
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, source, errText(err))
+			p.damage(err)
 			return 1, false
 		}
+		p.ender, _ = ctx.(ender)
 	case pmapi.SourceLocal:
 		err = errNoSource
 		if src.Local != nil {
@@ -371,6 +374,12 @@ func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
 	return dctx
 }
 
+// ender is an archive context that can say why it has no end
+// (pmGetArchiveEnd).
+type ender interface {
+	End() (pmapi.Time, error)
+}
+
 // errNoSource is the error for a source whose package is not wired in.
 var errNoSource = pmapi.ErrNYI
 
@@ -394,6 +403,17 @@ func (p *pminfo) contextOptions() bool {
 	var first, last pmapi.Time
 	if p.seeker != nil {
 		first, last = p.seeker.Bounds()
+	}
+	if p.ender != nil {
+		if _, err := p.ender.End(); err != nil {
+			// pmGetContextOptions goes on with an open end
+			last = pmapi.Time(math.MaxInt64)
+			p.out.Flush()
+			fmt.Fprintf(p.errw, "%s: Cannot locate end of archive %s: %s\n", p.prog, std.Archives[0], errText(err))
+			fmt.Fprintf(p.errw, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+			fmt.Fprintf(p.errw, "         produce complete information.  Continuing and hoping for the best.\n\n")
+			p.damage(err)
+		}
 	}
 	w, ok, err := pmapi.ParseTimeWindow(std.Start, std.Finish, std.Align, std.Origin, first, last, p.loc)
 	if !ok {

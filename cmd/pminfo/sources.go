@@ -9,5 +9,7 @@ import (
 // do the live sources.
 
 func init() {
-	sources.Archive = func(name string) (pmapi.Context, error) { return archive.Open(name) }
+	sources.Archive = func(name string, warn func(error)) (pmapi.Context, error) {
+		return archive.Open(name, archive.Options{Warn: warn})
+	}
 }

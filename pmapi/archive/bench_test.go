@@ -114,15 +114,25 @@ func BenchmarkDecodeRecords(b *testing.B) {
 
 // BenchmarkInterpFetch opens the archive as a context and fetches every
 // metric, interpolated, at 10 s steps from its start to its end, as
-// pmie -t 10 would.
+// pmie -t 10 would: with the fast path for regular archives (fast) and
+// with libpcp's algorithm alone (libpcp).
 func BenchmarkInterpFetch(b *testing.B) {
 	name := benchArchive(b)
-	var fetches int
-	for range b.N {
-		fetches += interpAll(b, name, nil)
+	for _, path := range []struct {
+		name string
+		off  bool
+	}{{"fast", false}, {"libpcp", true}} {
+		b.Run(path.name, func(b *testing.B) {
+			defer func(old bool) { noFastPath = old }(noFastPath)
+			noFastPath = path.off
+			var fetches int
+			for range b.N {
+				fetches += interpAll(b, name, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(fetches), "µs/fetch")
+			b.ReportMetric(float64(fetches)/float64(b.N), "fetches/run")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/run")
-	b.ReportMetric(float64(fetches)/float64(b.N), "fetches/run")
 }
 
 // interpAll opens the archive name as a context and fetches every

@@ -114,42 +114,75 @@ func valfmtFits(t pmapi.Type, known bool, valfmt int32) bool {
 	return valfmt == valDPTR || valfmt == valSPTR
 }
 
+// What a value does to a pair of bounds, in the order it does it (see
+// take).
+const (
+	priorToNext = 1 << iota // the old prior bound becomes the next one
+	takesPrior              // the value becomes the prior bound
+	nextToPrior             // the old next bound becomes the prior one
+	takesNext               // the value becomes the next bound
+)
+
+// take is libpcp's update_bounds for a value at tThis, as the bounds of
+// n instances that share them: it takes the value as a bound where it is
+// nearer to tReq than the bound there, updating the times and states,
+// counts into done the instances searched for that it bounds, and says
+// which values move where, in order. (The value taken as the prior bound
+// is never moved to the next.)
+func (b *boundTimes) take(tReq, tThis float64, mark, n int, done *int) int {
+	moves := 0
+	if tThis <= tReq && (b.tPrior > tReq || tThis >= b.tPrior) {
+		if b.tPrior < b.tNext && b.tPrior >= tReq {
+			b.tNext, b.sNext = b.tPrior, b.sPrior&^stScanned
+			moves |= priorToNext
+		}
+		b.tPrior, b.sPrior = tThis, stValue
+		moves |= takesPrior
+		if mark == markBack && b.search && done != nil {
+			b.search = false
+			*done += n
+			b.sPrior |= stScanned
+		}
+	}
+	if tThis >= tReq && (b.tNext < tReq || tThis <= b.tNext) {
+		if b.tPrior < b.tNext && b.tNext <= tReq {
+			b.tPrior, b.sPrior = b.tNext, b.sNext&^stScanned
+			moves |= nextToPrior
+		}
+		b.tNext, b.sNext = tThis, stValue
+		moves |= takesNext
+		if mark == markForw && b.search && done != nil {
+			b.search = false
+			*done += n
+			b.sNext |= stScanned
+		}
+	}
+	return moves
+}
+
 // bound takes a value at tThis as a bound of ic where it is nearer to
-// tReq than the bound it has. A string, aggregate or event value is
-// given as blk, in the record, and copied from strs if taken.
+// tReq than the bound it has (see take). A string, aggregate or event
+// value is given as blk, in the record, and copied from strs if taken.
 func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *interner, mark int, done *int) {
-	b, kept := "", false
-	keep := func() string {
-		if blk != nil && !kept {
-			b, kept = strs.str(blk), true
-		}
-		return b
+	moves := ic.take(tReq, tThis, mark, 1, done)
+	if moves == 0 {
+		return
 	}
-	if tThis <= tReq && (ic.tPrior > tReq || tThis >= ic.tPrior) {
-		if ic.tPrior < ic.tNext && ic.tPrior >= tReq {
-			// The old prior bound is at or after tReq: it becomes the
-			// next bound.
-			ic.tNext, ic.sNext, ic.vNext, ic.bNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior, ic.bPrior
-		}
-		ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = tThis, stValue, val, keep()
-		if mark == markBack && ic.search && done != nil {
-			ic.search = false
-			*done++
-			ic.sPrior |= stScanned
-		}
+	b := ""
+	if blk != nil && moves&(takesPrior|takesNext) != 0 {
+		b = strs.str(blk)
 	}
-	if tThis >= tReq && (ic.tNext < tReq || tThis <= ic.tNext) {
-		if ic.tPrior < ic.tNext && ic.tNext <= tReq {
-			// The old next bound is at or before tReq: it becomes the
-			// prior bound.
-			ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext, ic.bNext
-		}
-		ic.tNext, ic.sNext, ic.vNext, ic.bNext = tThis, stValue, val, keep()
-		if mark == markForw && ic.search && done != nil {
-			ic.search = false
-			*done++
-			ic.sNext |= stScanned
-		}
+	if moves&priorToNext != 0 {
+		ic.vNext, ic.bNext = ic.vPrior, ic.bPrior
+	}
+	if moves&takesPrior != 0 {
+		ic.vPrior, ic.bPrior = val, b
+	}
+	if moves&nextToPrior != 0 {
+		ic.vPrior, ic.bPrior = ic.vNext, ic.bNext
+	}
+	if moves&takesNext != 0 {
+		ic.vNext, ic.bNext = val, b
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 
@@ -132,7 +133,7 @@ func openSource(path string, vol int, anyFeatures bool) (*file, source, error) {
 			}
 			return nil, nil, f.errorf(0, pmapi.ErrLogRec, "cannot decompress (%s): %v", name, err)
 		}
-		zs.known = known
+		zs.length = known
 		src = zs
 	}
 	// Enough for the largest label and a byte more, to see whether
@@ -169,6 +170,8 @@ type Label struct {
 	Host     string     // the host the metrics come from
 	TZ       string     // that host's $TZ, e.g. "AEDT-11"
 	Zoneinfo string     // v3 only: that host's zoneinfo name, e.g. ":Australia/Melbourne"
+
+	wild bool // Start is beyond what a pmapi.Time holds (see stamp3Fits)
 }
 
 // The archive label magic number and its parts.
@@ -236,7 +239,7 @@ func (f *file) decodeLabel(d []byte) (Label, error) {
 		l.Host = cstring(p[20 : 20+hostLenV2-1])
 		l.TZ = cstring(p[20+hostLenV2 : 20+hostLenV2+tzLenV2-1])
 	} else {
-		l.Start = stamp3(p[8:])
+		l.Start, l.wild = stamp3(p[8:]), !stamp3Fits(p[8:])
 		l.Volume = int32(be.Uint32(p[20:]))
 		l.Features = be.Uint32(p[24:])
 		l.Host = cstring(p[32 : 32+labelFieldLen-1])
@@ -273,6 +276,15 @@ func (f *file) sameArchive(l Label) error {
 func stamp3(b []byte) pmapi.Time {
 	sec := int64(be.Uint32(b[4:]))<<32 | int64(be.Uint32(b))
 	return pmapi.TimeOf(sec, int64(be.Uint32(b[8:])))
+}
+
+// stamp3Fits reports whether the log format 3 timestamp in b is one a
+// pmapi.Time can hold (between the years 1678 and 2262); one beyond is
+// damage, as PCP's tools write no such times.
+func stamp3Fits(b []byte) bool {
+	sec := int64(be.Uint32(b[4:]))<<32 | int64(be.Uint32(b))
+	const limit = math.MaxInt64/int64(1e9) - 1
+	return sec > -limit && sec < limit
 }
 
 // stamp2 decodes a log format 2 timestamp: 32-bit seconds and

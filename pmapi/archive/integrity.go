@@ -42,6 +42,7 @@ func (a *Archive) checkIndex(f *file, data []byte) {
 		size = 32
 	}
 	ls := labelSize(f.label.Version)
+	a.checkLabel(f)
 	if extra := (len(data) - ls) % size; extra != 0 {
 		a.damaged(f.errorf(int64(len(data)-extra), pmapi.ErrLogRec, "a partial entry of %d bytes at the end (ignored)", extra))
 	}
@@ -99,9 +100,18 @@ func fileLength(path string) int64 {
 	return -1
 }
 
+// checkLabel reports a label whose start time is beyond what a
+// pmapi.Time holds (libpcp takes it as it is; here it wraps).
+func (a *Archive) checkLabel(f *file) {
+	if f.label.wild {
+		a.damaged(f.errorf(12, pmapi.ErrLabel, "label start time beyond the years a timestamp can hold"))
+	}
+}
+
 // checkMetaLabel checks that the metadata's label agrees with the first
 // volume's about when the archive starts.
 func (a *Archive) checkMetaLabel(f *file) {
+	a.checkLabel(f)
 	if f.label.Start != a.label.Start {
 		a.damaged(f.errorf(12, pmapi.ErrLabel, "label start time %v is not the first volume's %v", f.label.Start, a.label.Start))
 	}
@@ -115,6 +125,9 @@ func (v *volume) noteRecord(h *recHead, p []byte) {
 	a := v.a
 	if a.warn == nil {
 		return
+	}
+	if !h.fits {
+		a.damaged(v.f.errorf(h.off+4, pmapi.ErrLogRec, "record time beyond the years a timestamp can hold"))
 	}
 	if h.off == v.lastEnd && h.time < v.lastTime {
 		a.damaged(v.f.errorf(h.off, pmapi.ErrLogRec, "record time %v is before the time %v of the record before it", h.time, v.lastTime))

@@ -57,45 +57,33 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 // block can then be used without further checks.
 func (v *volume) checkRecord(h *recHead, p []byte) error {
 	b := p[recHeaderLen(v.f.label.Version):]
+	blocks := tiling{first: int64(len(p))}
 	for k := int32(0); k < h.nsets; k++ {
 		var err error
-		if b, err = v.checkSet(h, k, p, b); err != nil {
+		if b, err = v.checkSet(h, k, p, b, &blocks); err != nil {
 			return err
 		}
 	}
-	return v.checkTiling(h, p, len(p)-len(b))
-}
-
-// checkTiling checks that the value blocks of record h (payload p, whose
-// value sets end at offset listEnd) start just after the value sets and
-// fill the rest of the record.
-func (v *volume) checkTiling(h *recHead, p []byte, listEnd int) error {
-	first, total := int64(len(p)), int64(0)
-	b := p[recHeaderLen(v.f.label.Version):]
-	for k := int32(0); k < h.nsets; k++ {
-		var s rawSet
-		s, b = nextSet(b)
-		if s.numval <= 0 || s.valfmt == valInsitu {
-			continue
-		}
-		for i := range int(s.numval) {
-			off, n := blockSpan(p, s.lval(i))
-			first = min(first, off)
-			total += (n + 3) &^ 3
-		}
-	}
+	listEnd := int64(len(p) - len(b))
 	switch {
-	case first != int64(listEnd):
-		return v.f.errorf(h.off+4+int64(listEnd), pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, first)
-	case int64(listEnd)+total != int64(len(p)):
-		return v.f.errorf(h.off+4+int64(listEnd), pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", total, int64(len(p)-listEnd))
+	case blocks.first != listEnd:
+		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, blocks.first)
+	case listEnd+blocks.total != int64(len(p)):
+		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", blocks.total, int64(len(p))-listEnd)
 	}
 	return nil
 }
 
+// tiling is where a record's value blocks start and how much of the
+// record they take, in all.
+type tiling struct {
+	first, total int64
+}
+
 // checkSet checks value set k of record h, which starts at b within the
-// record's payload p, and returns the rest of the payload after it.
-func (v *volume) checkSet(h *recHead, k int32, p, b []byte) ([]byte, error) {
+// record's payload p, adding the value blocks it points to to blocks,
+// and returns the rest of the payload after it.
+func (v *volume) checkSet(h *recHead, k int32, p, b []byte, blocks *tiling) ([]byte, error) {
 	base := h.off + 4
 	at := base + int64(len(p)-len(b))
 	if len(b) < 8 {
@@ -115,9 +103,12 @@ func (v *volume) checkSet(h *recHead, k int32, p, b []byte) ([]byte, error) {
 		vals := b[12 : 12+8*int(numval)]
 		for j := 0; len(vals) >= 8; j++ {
 			lval := be.Uint32(vals[4:])
-			if off, n := blockSpan(p, lval); n < 4 || off+n > int64(len(p)) {
+			off, n := blockSpan(p, lval)
+			if n < 4 || off+n > int64(len(p)) {
 				return nil, v.blockError(p, base, lval, at+int64(12+8*j+4))
 			}
+			blocks.first = min(blocks.first, off)
+			blocks.total += (n + 3) &^ 3
 			vals = vals[8:]
 		}
 	default:

@@ -14,6 +14,9 @@ type source interface {
 	readAt(p []byte, off int64) (int, error)
 	// size is the length of the data, reading to its end if need be.
 	size() (int64, error)
+	// known is the length of the data if it is known without reading
+	// to the end, else -1.
+	known() int64
 	close()
 }
 
@@ -50,6 +53,7 @@ func (m memSource) readAt(p []byte, off int64) (int, error) {
 }
 
 func (m memSource) size() (int64, error) { return int64(len(m)), nil }
+func (m memSource) known() int64         { return int64(len(m)) }
 func (m memSource) close()               {}
 
 // fileSource is a plain file, read through a window: reads within the
@@ -117,10 +121,11 @@ func (s *fileSource) refill(off, end int64) error {
 	if off < s.wOff {
 		start = max(0, end-int64(s.wsize))
 	}
-	if cap(s.win) < s.wsize {
-		s.win = make([]byte, s.wsize)
+	need := int(min(int64(s.wsize), s.n-start))
+	if cap(s.win) < need {
+		s.win = make([]byte, need)
 	}
-	s.win = s.win[:min(int64(s.wsize), s.n-start)]
+	s.win = s.win[:need]
 	n, err := s.f.ReadAt(s.win, start)
 	s.win, s.wOff = s.win[:n], start
 	if n < len(s.win) && err == nil {
@@ -159,6 +164,7 @@ func (s *fileSource) short(n int, err error, want []byte) (int, error) {
 }
 
 func (s *fileSource) size() (int64, error) { return s.n, nil }
+func (s *fileSource) known() int64         { return s.n }
 
 func (s *fileSource) close() {
 	s.f.Close()

@@ -3,6 +3,7 @@ package archive
 import (
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -35,6 +36,7 @@ type recHead struct {
 	size  int32      // record length, framing included
 	nsets int32      // number of value sets; 0 for a <mark>
 	time  pmapi.Time // the record's timestamp
+	fits  bool       // a pmapi.Time holds it (see stamp3Fits)
 }
 
 // end is the offset just after the record.
@@ -67,6 +69,7 @@ func (v *volume) open() error {
 	v.f, v.src = f, src
 	v.size = -1
 	v.a.used(v)
+	v.a.checkLabel(f)
 	return nil
 }
 
@@ -168,7 +171,9 @@ func (v *volume) readBefore(off int64, buf *[]byte) (h recHead, p []byte, atStar
 	var word [4]byte
 	if n, err := src.readAt(word[:], off-4); n < 4 {
 		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+			// Past the end of the file (from a damaged temporal
+			// index): libpcp finds nothing to read there.
+			return h, nil, false, pmapi.ErrEOL
 		}
 		return h, nil, false, v.readError(off-4, err)
 	}
@@ -199,6 +204,12 @@ func (v *volume) readBefore(off int64, buf *[]byte) (h recHead, p []byte, atStar
 // checks the trailer. It returns the payload.
 func (v *volume) readRest(src source, off, size int64, buf *[]byte) ([]byte, error) {
 	n := int(size - 4)
+	if end := src.known(); end >= 0 && off+size > end {
+		return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, max(end-off, 0))
+	}
+	if n > growLimit && src.known() < 0 {
+		return v.readLarge(src, off, size, buf)
+	}
 	if cap(*buf) < n {
 		*buf = make([]byte, n, n+n/4)
 	}
@@ -215,6 +226,37 @@ func (v *volume) readRest(src source, off, size int64, buf *[]byte) ([]byte, err
 	return b[:n-4], nil
 }
 
+// growLimit is the largest record read into a buffer of its length at
+// once from a source whose length is not known: a damaged length word
+// must not make a huge buffer.
+const growLimit = 1 << 20
+
+// readLarge is readRest for a record longer than growLimit in a source
+// of unknown length: it reads the record a growLimit at a time, so that
+// the buffer grows only as far as the data goes.
+func (v *volume) readLarge(src source, off, size int64, buf *[]byte) ([]byte, error) {
+	b := (*buf)[:0]
+	for at := off + 4; at < off+size; {
+		n := int(min(growLimit, off+size-at))
+		b = slices.Grow(b, n)
+		k, err := src.readAt(b[len(b):len(b)+n], at)
+		b = b[:len(b)+k]
+		at += int64(k)
+		if k < n {
+			*buf = b
+			if err != io.EOF {
+				return nil, v.readError(at, err)
+			}
+			return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, at-off)
+		}
+	}
+	*buf = b
+	if trail := int64(be.Uint32(b[len(b)-4:])); trail != size {
+		return nil, v.f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+	}
+	return b[:len(b)-4], nil
+}
+
 // head decodes and checks the header of the record of length size at
 // off, whose payload is p.
 func (v *volume) head(off, size int64, p []byte) (recHead, []byte, bool, error) {
@@ -224,10 +266,10 @@ func (v *volume) head(off, size int64, p []byte) (recHead, []byte, bool, error) 
 		return h, nil, false, v.f.errorf(off, pmapi.ErrLogRec, "record length %d too short for its header", size)
 	}
 	if v.f.label.Version == 3 {
-		h.time = stamp3(p)
+		h.time, h.fits = stamp3(p), stamp3Fits(p)
 		h.nsets = int32(be.Uint32(p[12:]))
 	} else {
-		h.time = stamp2(p)
+		h.time, h.fits = stamp2(p), true
 		h.nsets = int32(be.Uint32(p[8:]))
 	}
 	switch {

@@ -1,6 +1,8 @@
 // Command mkdamaged writes the corpus of damaged archives (see package
-// damaged) to a directory, and lists its cases, one a line: name, the
-// test archive it was made from, and the damage.
+// damaged) to a directory, and lists its cases, one a line, with tabs
+// between: name, the test archive it was made from, the damage, the
+// metrics to give pminfo -f and the rules pmie runs on it (damaged.Metrics
+// and damaged.Rules).
 //
 //	go run ./internal/damaged/mkdamaged [-src testdata/archives] DIR
 package main
@@ -9,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gopcp/pmie/internal/damaged"
 )
@@ -26,6 +29,6 @@ func main() {
 		os.Exit(1)
 	}
 	for _, c := range cases {
-		fmt.Printf("%s\t%s\t%s\n", c.Name, c.Source, c.Damage)
+		fmt.Printf("%s\t%s\t%s\t%s\t%s\n", c.Name, c.Source, c.Damage, strings.Join(damaged.Metrics(c.Source), " "), damaged.Rules(c.Source))
 	}
 }
