@@ -1,8 +1,8 @@
 package actions
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -38,17 +38,28 @@ type Binding struct {
 
 // Event is one action to run: what pmie passes to its action operators,
 // plus what structured notifications (exec, webhooks, Alertmanager) want.
+// An Event, and the storage of its Text, belong to whoever calls
+// Runner.Run, and are valid only during the call: the evaluator reuses
+// them for the next action, so that running one allocates nothing.
 type Event struct {
-	Kind     Kind
-	Rule     string  // the rule whose condition is true
-	Time     float64 // evaluation time, seconds since the epoch
-	Message  string  // the arguments, expanded and joined
-	Priority int     // syslog
-	Tag      string  // syslog
+	Kind Kind
+	Rule string  // the rule whose condition is true
+	Time float64 // evaluation time, seconds since the epoch
+	// Text is the message: the arguments, expanded and joined. Message
+	// gives it as a string to keep.
+	Text     []byte
+	Priority int    // syslog
+	Tag      string // syslog
+	// Err, if set, says why the action must not run: a value that could
+	// not be quoted safely where it stands in a shell command.
+	Err error
 	// Bindings gives the hosts, instances and values that made the rule
 	// true (computed on demand).
 	Bindings func() []Binding
 }
+
+// Message is the event's message, as a string of its own.
+func (ev *Event) Message() string { return string(ev.Text) }
 
 // Runner runs actions. In archive mode (Replay) actions are reported on
 // Out as pmie reports them, never executed.
@@ -59,7 +70,10 @@ type Runner struct {
 	Ctime func(sec int64) string
 	// Log reports problems running an action.
 	Log func(msg string)
-	// Syslog sends a message to the system log; nil means it cannot.
+	// Syslog sends a message to the system log (SystemLog.Send); nil
+	// means there is none. A syslog action counts as run either way, as
+	// pmie's does; that the system log cannot be reached is said once
+	// (again only after it was reached).
 	Syslog func(priority int, tag, msg string) error
 	// Shell is the shell command runner; nil uses /bin/sh -c.
 	Shell func(ctx context.Context, cmd string) error
@@ -67,11 +81,14 @@ type Runner struct {
 	AlarmProgram string
 	// Notify, if set, is given every action after it has run (or been
 	// reported, when replaying), for structured alerting. It must not
-	// wait: the evaluator calls Run as the rule fires.
+	// wait: the evaluator calls Run as the rule fires; nor keep ev, which
+	// is valid only during the call.
 	Notify func(ev *Event)
 
-	mu       sync.Mutex
-	alarming bool
+	buf        []byte // the line being reported or printed
+	mu         sync.Mutex
+	alarming   bool
+	syslogDown bool // the last syslog action could not reach the system log
 }
 
 // Run runs one action and reports whether it succeeded: a failed action
@@ -85,43 +102,76 @@ func (r *Runner) Run(ev *Event) bool {
 }
 
 func (r *Runner) run(ev *Event) bool {
+	if ev.Err != nil {
+		if r.Replay {
+			r.report(ev)
+		}
+		r.log(ev.Kind.String() + " action not run: " + ev.Err.Error())
+		return false
+	}
 	if r.Replay {
 		r.report(ev)
 		return true
 	}
 	switch ev.Kind {
 	case Print:
-		r.line(r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+		r.line(r.appendShown(r.buf[:0], ev))
 		return true
 	case Shell:
-		return r.shell(ev.Message)
+		return r.shell(ev.Message())
 	case Alarm:
 		return r.alarm(ev)
 	case Syslog:
-		if r.Syslog == nil {
-			r.log("syslog action: no system log available")
-			return false
-		}
-		if err := r.Syslog(ev.Priority, ev.Tag, ev.Message); err != nil {
-			r.log("syslog action failed: " + err.Error())
-			return false
-		}
+		r.syslog(ev)
 		return true
 	}
 	r.log(ev.Kind.String() + " action is not supported")
 	return false
 }
 
+// syslog sends a syslog action's message, saying once that there is no
+// system log while there is none.
+func (r *Runner) syslog(ev *Event) {
+	err := errors.New("no system log available")
+	if r.Syslog != nil {
+		err = r.Syslog(ev.Priority, ev.Tag, ev.Message())
+	}
+	r.mu.Lock()
+	say := err != nil && !r.syslogDown
+	r.syslogDown = err != nil
+	r.mu.Unlock()
+	if say {
+		r.log("syslog action: cannot reach the system log (" + err.Error() + "), messages are lost until it can be reached")
+	}
+}
+
 // report writes an action as pmie's archive mode does instead of running
 // it: "print Thu Jan  1 00:00:00 1970: message".
 func (r *Runner) report(ev *Event) {
-	r.line(ev.Kind.String() + " " + r.Ctime(int64(ev.Time)) + ": " + ev.Message + "\n")
+	b := append(r.buf[:0], ev.Kind.String()...)
+	r.line(r.appendShown(append(b, ' '), ev))
 }
 
-func (r *Runner) line(s string) {
-	if r.Out != nil {
-		io.WriteString(r.Out, s)
+// appendShown appends ev's time and message to b as a print action shows
+// them, "Thu Jan  1 00:00:00 1970: message", and a newline. An empty
+// message is a null pointer to pmie, which printf shows as "(null)".
+func (r *Runner) appendShown(b []byte, ev *Event) []byte {
+	b = append(b, r.Ctime(int64(ev.Time))...)
+	b = append(b, ": "...)
+	if len(ev.Text) == 0 {
+		b = append(b, "(null)"...)
+	} else {
+		b = append(b, ev.Text...)
 	}
+	return append(b, '\n')
+}
+
+// line writes b, a line made in r.buf, keeping the buffer for the next.
+func (r *Runner) line(b []byte) {
+	if r.Out != nil {
+		r.Out.Write(b)
+	}
+	r.buf = b
 }
 
 func (r *Runner) log(s string) {
@@ -164,17 +214,16 @@ func (r *Runner) alarm(ev *Event) bool {
 	r.mu.Unlock()
 	when := r.Ctime(int64(ev.Time + 0.5))
 	args := []string{"-header", "Performance Co-Pilot Alarm", "-b", "Cancel",
-		"-icon", "warning", "-t", when, "-t", ev.Message}
+		"-icon", "warning", "-t", when, "-t", ev.Message()}
 	if r.AlarmProgram == "" {
-		var b bytes.Buffer
+		b := r.buf[:0]
 		for i, a := range args {
 			if i > 0 {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			b.WriteString(a)
+			b = append(b, a...)
 		}
-		b.WriteByte('\n')
-		r.line(b.String())
+		r.line(append(b, '\n'))
 		return true
 	}
 	c := exec.Command(r.AlarmProgram, args...)

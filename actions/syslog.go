@@ -1,6 +1,14 @@
 package actions
 
-import "strings"
+import (
+	"errors"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
 
 // Syslog priorities and facilities, as <syslog.h> numbers them.
 const (
@@ -146,4 +154,69 @@ func finishSyslog(rest []string, priority int, tag string, tagSet bool, warnings
 		tag = "pcp-pmie"
 	}
 	return rest, priority, tag, warnings
+}
+
+// logDaemon is LOG_DAEMON, the facility pmie opens the system log with.
+const logDaemon = 3 << 3
+
+// SystemLog sends messages to the local system log exactly as pmie's
+// syslog action does through glibc: openlog(tag, LOG_PID|LOG_CONS,
+// LOG_DAEMON), syslog(priority, "%s", message), closelog(). Each message
+// is one datagram on the socket at Path (/dev/log), connected afresh, so
+// a system logger that restarts or appears later is found; a stream
+// socket is used if the logger has one, with a NUL after each message,
+// as glibc does. The message is RFC 3164's form as glibc writes it:
+//
+//	<29>Nov 25 06:47:41 pcp-pmie[1234]: message
+//
+// the priority with LOG_DAEMON added when it names no facility, the time
+// in the local zone ("%h %e %T" in the C locale), the tag and the
+// process ID. Go's log/syslog writes another form (with a newline, and
+// trying other sockets), hence this.
+type SystemLog struct {
+	Path string           // the socket; "" is /dev/log
+	Now  func() time.Time // nil is time.Now
+	PID  int              // 0 is this process's
+}
+
+// Send sends one message. It fails when there is no system log to reach.
+func (l *SystemLog) Send(priority int, tag, msg string) error {
+	if priority&logFacMask == 0 {
+		priority |= logDaemon
+	}
+	now := time.Now
+	if l.Now != nil {
+		now = l.Now
+	}
+	pid := l.PID
+	if pid == 0 {
+		pid = os.Getpid()
+	}
+	b := make([]byte, 0, 64+len(tag)+len(msg))
+	b = append(b, '<')
+	b = strconv.AppendInt(b, int64(priority), 10)
+	b = append(b, '>')
+	b = now().AppendFormat(b, "Jan _2 15:04:05")
+	b = append(b, ' ')
+	b = append(b, tag...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(pid), 10)
+	b = append(b, "]: "...)
+	b = append(b, msg...)
+	path := l.Path
+	if path == "" {
+		path = "/dev/log"
+	}
+	c, err := net.Dial("unixgram", path)
+	if errors.Is(err, syscall.EPROTOTYPE) {
+		if c, err = net.Dial("unix", path); err == nil {
+			b = append(b, 0)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.Write(b)
+	return err
 }

@@ -1,8 +1,7 @@
 package derive
 
 import (
-	"regexp"
-
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -49,7 +48,7 @@ type node struct {
 	konst   pmapi.Atom    // opConst, and defined() (fixed at bind time)
 	isConst bool          // a constant, as libpcp's N_INTEGER and N_DOUBLE
 	units   pmapi.Units   // rescale(): the target units
-	re      *regexp.Regexp
+	re      *posixre.Regexp
 	negate  bool
 	history bool // delta() and rate() keep this node's previous values
 }

@@ -1,11 +1,9 @@
 package derive
 
 import (
-	"errors"
-	"regexp"
-	"regexp/syntax"
 	"strings"
 
+	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -87,60 +85,12 @@ func constValue(x *lang.Number, t pmapi.Type) pmapi.Atom {
 }
 
 // compilePattern compiles a matchinst regular expression, POSIX extended
-// syntax as regcomp(3) reads it, returning libpcp's reason when it cannot.
-func compilePattern(pattern string) (*regexp.Regexp, string) {
-	re, err := regexp.CompilePOSIX(fromERE(pattern))
+// syntax as glibc's regcomp(3) reads it, returning libpcp's reason when it
+// cannot.
+func compilePattern(pattern string) (*posixre.Regexp, string) {
+	re, err := posixre.Compile(pattern)
 	if err != nil {
-		return nil, "bad regular expression: '" + regerror(err) + "'"
+		return nil, "bad regular expression: '" + err.Error() + "'"
 	}
 	return re, ""
-}
-
-// fromERE rewrites the escapes of a POSIX extended regular expression that
-// Go's parser rejects: in an ERE a backslash before an ordinary character
-// means that character.
-func fromERE(p string) string {
-	if !strings.Contains(p, `\`) {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] != '\\' || i+1 == len(p) {
-			b.WriteByte(p[i])
-			continue
-		}
-		i++
-		if strings.IndexByte(`.[]()*+?{}|^$\`, p[i]) >= 0 {
-			b.WriteByte('\\')
-			b.WriteByte(p[i])
-		} else {
-			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
-		}
-	}
-	return b.String()
-}
-
-// regerror is glibc's wording of a regular expression error.
-func regerror(err error) string {
-	var se *syntax.Error
-	if !errors.As(err, &se) {
-		return err.Error()
-	}
-	switch se.Code {
-	case syntax.ErrMissingBracket, syntax.ErrInvalidCharClass:
-		return "Unmatched [, [^, [:, [., or [="
-	case syntax.ErrMissingParen:
-		return "Unmatched ( or \\("
-	case syntax.ErrUnexpectedParen:
-		return "Unmatched ) or \\)"
-	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
-		return "Invalid preceding regular expression"
-	case syntax.ErrInvalidRepeatSize:
-		return "Invalid content of \\{\\}"
-	case syntax.ErrInvalidCharRange:
-		return "Invalid range end"
-	case syntax.ErrTrailingBackslash:
-		return "Trailing backslash"
-	}
-	return "Invalid regular expression"
 }

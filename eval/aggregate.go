@@ -1,138 +1,121 @@
 package eval
 
-// reduction is what an aggregate or quantifier computes over a run of
-// values.
-type reduction uint8
-
-const (
-	redSum reduction = iota
-	redAvg
-	redMax
-	redMin
-	redAll
-	redSome
-	redPcnt
-	redCount
-)
-
-// quantifier reports whether r maps truths to a truth. When a quantifier
-// has no members to look at its answer is unknown, where an aggregate's is
-// missing altogether.
-func (r reduction) quantifier() bool { return r == redAll || r == redSome || r == redPcnt }
-
-// numeric reports whether r reads numbers (sum, avg, max, min).
-func (r reduction) numeric() bool { return r <= redMin }
-
-// reductionOf maps an aggregate or quantifier op to its reduction.
-func reductionOf(op Op) reduction {
-	switch {
-	case op >= OpSumHost && op <= OpSumTime:
-		return redSum
-	case op >= OpAvgHost && op <= OpAvgTime:
-		return redAvg
-	case op >= OpMaxHost && op <= OpMaxTime:
-		return redMax
-	case op >= OpMinHost && op <= OpMinTime:
-		return redMin
-	case op >= OpAllHost && op <= OpAllTime:
-		return redAll
-	case op >= OpSomeHost && op <= OpSomeTime:
-		return redSome
-	case op >= OpPcntHost && op <= OpPcntTime:
-		return redPcnt
-	}
-	return redCount
+// reducer is how an aggregate or quantifier reduces a run of members (the
+// row of the operator table says which): num maps numbers to a number
+// (sum, avg, max, min), truth truths to a truth (all, some, N%), count
+// truths to a number. Each reads m members of buf from start, stride
+// apart, where the set has n (fewer are there when the buffer is short,
+// as pmie reads them); pcnt is N% as a fraction.
+type reducer struct {
+	num   func(buf []float64, start, stride, m, n int) float64
+	truth func(buf []Truth, start, stride, m, n int, pcnt float64) Truth
+	count func(buf []Truth, start, stride, m int) float64
 }
 
-// reduceNum reduces n numbers of buf, from start, stride apart.
-func reduceNum(r reduction, buf []float64, start, stride, n int) float64 {
-	if start >= len(buf) {
-		return 0
+// present is how many of n members, from start, stride apart, a buffer
+// of length size holds; ok is false when it holds none.
+func present(size, start, stride, n int) (m int, ok bool) {
+	if start >= size {
+		return 0, false
 	}
-	div := n
-	if last := start + (n-1)*stride; last >= len(buf) {
-		n = (len(buf)-1-start)/stride + 1
+	m = n
+	if last := start + (n-1)*stride; last >= size {
+		m = (size-1-start)/stride + 1
 	}
+	return m, true
+}
+
+func sumOf(buf []float64, start, stride, m, _ int) float64 {
 	a := buf[start]
-	switch r {
-	case redSum, redAvg:
-		m := n
-		for k := start + stride; m > 1; k, m = k+stride, m-1 {
-			a += buf[k]
-		}
-		if r == redAvg {
-			a /= float64(div)
-		}
-	case redMax:
-		for k := start + stride; n > 1; k, n = k+stride, n-1 {
-			if v := buf[k]; v > a {
-				a = v
-			}
-		}
-	case redMin:
-		for k := start + stride; n > 1; k, n = k+stride, n-1 {
-			if v := buf[k]; v < a {
-				a = v
-			}
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		a += buf[k]
+	}
+	return a
+}
+
+// avgOf divides by the size of the set, however many members are there.
+func avgOf(buf []float64, start, stride, m, n int) float64 {
+	return sumOf(buf, start, stride, m, n) / float64(n)
+}
+
+func maxOf(buf []float64, start, stride, m, _ int) float64 {
+	a := buf[start]
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		if v := buf[k]; v > a {
+			a = v
 		}
 	}
 	return a
 }
 
-// reduceTruth reduces n truths of buf, from start, stride apart, to a
-// truth (all, some, N%) or a count. pcnt is the fraction for N%.
-func reduceTruth(r reduction, pcnt float64, buf []Truth, start, stride, n int) (Truth, float64) {
-	if start >= len(buf) {
-		return Unknown, 0
-	}
-	m := n
-	if last := start + (n-1)*stride; last >= len(buf) {
-		m = (len(buf)-1-start)/stride + 1
-	}
+func minOf(buf []float64, start, stride, m, _ int) float64 {
 	a := buf[start]
-	switch r {
-	case redAll, redSome:
-		// pmie's loop: a decisive member decides, an unknown one makes
-		// the answer unknown unless it already is; so order matters
-		decisive := False
-		if r == redSome {
-			decisive = True
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		if v := buf[k]; v < a {
+			a = v
 		}
-		for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
-			if v := buf[k]; v == decisive {
-				a = decisive
-			} else if v == Unknown && a != Unknown {
-				a = Unknown
-			}
-		}
-		return a, 0
-	case redPcnt:
-		sum := int(a)
-		for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
-			sum += int(buf[k])
-		}
-		return boolTruth(sum >= int(0.5+pcnt*float64(n))), 0
 	}
+	return a
+}
+
+// decide is pmie's loop for all and some: a decisive member decides, an
+// unknown one makes the answer unknown unless it already is; so order
+// matters.
+func decide(decisive Truth, buf []Truth, start, stride, m int) Truth {
+	a := buf[start]
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		if v := buf[k]; v == decisive {
+			a = decisive
+		} else if v == Unknown && a != Unknown {
+			a = Unknown
+		}
+	}
+	return a
+}
+
+func allOf(buf []Truth, start, stride, m, _ int, _ float64) Truth {
+	return decide(False, buf, start, stride, m)
+}
+
+func someOf(buf []Truth, start, stride, m, _ int, _ float64) Truth {
+	return decide(True, buf, start, stride, m)
+}
+
+// pcntOf adds the truths as small integers (unknown counts 2, as in pmie)
+// and compares with N% of the size of the set.
+func pcntOf(buf []Truth, start, stride, m, n int, pcnt float64) Truth {
+	sum := int(buf[start])
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		sum += int(buf[k])
+	}
+	return boolTruth(sum >= int(0.5+pcnt*float64(n)))
+}
+
+func countOf(buf []Truth, start, stride, m int) float64 {
 	cnt := 0
 	for k, j := start, 0; j < m; k, j = k+stride, j+1 {
 		if buf[k] == True {
 			cnt++
 		}
 	}
-	return False, float64(cnt)
+	return float64(cnt)
 }
 
 // reduceInto stores the reduction of n values of a's buffer (raw when raw
 // is set, otherwise its newest sample) at position out of x's newest
 // sample.
-func (x *Node) reduceInto(r reduction, a *Node, raw bool, start, stride, n, out int) {
-	if r.numeric() {
+func (x *Node) reduceInto(r reducer, a *Node, raw bool, start, stride, n, out int) {
+	if r.num != nil {
 		buf := a.num
 		if !raw {
 			buf = a.newestNums()
 		}
+		v := 0.0
+		if m, ok := present(len(buf), start, stride, n); ok {
+			v = r.num(buf, start, stride, m, n)
+		}
 		if dst := x.newestNums(); out < len(dst) {
-			dst[out] = reduceNum(r, buf, start, stride, n)
+			dst[out] = v
 		}
 		return
 	}
@@ -140,12 +123,20 @@ func (x *Node) reduceInto(r reduction, a *Node, raw bool, start, stride, n, out 
 	if !raw {
 		buf = a.newestTruths()
 	}
-	t, c := reduceTruth(r, x.pcntOf(), buf, start, stride, n)
-	if r == redCount {
+	m, ok := present(len(buf), start, stride, n)
+	if r.count != nil {
+		v := 0.0
+		if ok {
+			v = r.count(buf, start, stride, m)
+		}
 		if dst := x.newestNums(); out < len(dst) {
-			dst[out] = c
+			dst[out] = v
 		}
 		return
+	}
+	t := Unknown
+	if ok {
+		t = r.truth(buf, start, stride, m, n, x.pcntOf())
 	}
 	if dst := x.newestTruths(); out < len(dst) {
 		dst[out] = t
@@ -163,8 +154,8 @@ func (x *Node) pcntOf() float64 {
 
 // noMembers handles an aggregate or quantifier with nothing to look at:
 // a quantifier's answer is unknown, an aggregate has no value.
-func (x *Node) noMembers(r reduction, a *Node, out int) {
-	if !r.quantifier() {
+func (x *Node) noMembers(a *Node, out int) {
+	if !x.Op.quantifier() {
 		x.valid = 0
 		return
 	}
@@ -177,7 +168,7 @@ func (x *Node) noMembers(r reduction, a *Node, out int) {
 
 // acrossHosts returns the evaluator of an aggregate or quantifier over
 // hosts.
-func acrossHosts(r reduction) func(*Node) {
+func acrossHosts(r reducer) func(*Node) {
 	return func(x *Node) {
 		a := x.Arg1
 		evalArg(a)
@@ -197,7 +188,7 @@ func acrossHosts(r reduction) func(*Node) {
 //
 // With several hosts pmie starts each host's run on the last value of the
 // previous host's run; that is kept, so results match it exactly.
-func acrossInstances(r reduction) func(*Node) {
+func acrossInstances(r reducer) func(*Node) {
 	return func(x *Node) {
 		a := x.Arg1
 		evalArg(a)
@@ -209,7 +200,7 @@ func acrossInstances(r reduction) func(*Node) {
 		if x.hdom == 1 || x.hdom == -1 {
 			n := a.idom
 			if n < 1 {
-				x.noMembers(r, a, 0)
+				x.noMembers(a, 0)
 				return
 			}
 			x.reduceInto(r, a, false, 0, 1, n, 0)
@@ -218,7 +209,7 @@ func acrossInstances(r reduction) func(*Node) {
 			for i := 0; i < x.hdom && i < len(x.metrics.m); i++ {
 				n := x.metrics.m[i].nidom
 				if n < 1 {
-					x.noMembers(r, a, i)
+					x.noMembers(a, i)
 					return
 				}
 				x.reduceInto(r, a, false, pos, 1, n, i)
@@ -233,7 +224,7 @@ func acrossInstances(r reduction) func(*Node) {
 // acrossSamples returns the evaluator of an aggregate or quantifier over
 // the samples its operand holds. Like pmie it walks the operand's buffer in
 // storage order, not time order.
-func acrossSamples(r reduction) func(*Node) {
+func acrossSamples(r reducer) func(*Node) {
 	return func(x *Node) {
 		a := x.Arg1
 		n := a.tdom

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -17,9 +18,8 @@ type benchWorld struct {
 	step    float64
 }
 
-func newBenchWorld(b *testing.B, n int) *benchWorld {
-	t := &testing.T{}
-	w := newWorld(t)
+func newBenchWorld(_ testing.TB, n int) *benchWorld {
+	w := newWorld(&testing.T{})
 	names := make([]string, n)
 	for i := range names {
 		names[i] = fmt.Sprintf("inst%04d", i)
@@ -55,21 +55,23 @@ func (bw *benchWorld) deliver() {
 	}
 }
 
+// once delivers the next step's values and evaluates every rule.
+func (bw *benchWorld) once() {
+	bw.deliver()
+	for _, r := range bw.prog.Rules {
+		r.Eval(bw.rt)
+	}
+}
+
 // run evaluates the program b.N times and reports the cost per instance.
 func (bw *benchWorld) run(b *testing.B) {
 	for i := 0; i < 3; i++ {
-		bw.deliver()
-		for _, r := range bw.prog.Rules {
-			r.Eval(bw.rt)
-		}
+		bw.once()
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bw.deliver()
-		for _, r := range bw.prog.Rules {
-			r.Eval(bw.rt)
-		}
+		bw.once()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(bw.n), "ns/inst")
@@ -101,7 +103,7 @@ func BenchmarkCompare(b *testing.B) {
 // BenchmarkSomeInst is a quantifier over a comparison.
 func BenchmarkSomeInst(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("some", bw.b.Domain(OpSomeHost, DomInst,
+	bw.add("some", bw.b.Domain(OpSome, lang.DomInst,
 		bw.b.Rel(OpGt, bw.b.Fetch("c", nil, nil, 0, 0), bw.b.NumConst(5, perSec))))
 	bw.run(b)
 }
@@ -109,7 +111,7 @@ func BenchmarkSomeInst(b *testing.B) {
 // BenchmarkSumInst is an aggregate of an arithmetic expression.
 func BenchmarkSumInst(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("sum", bw.b.Domain(OpSumHost, DomInst,
+	bw.add("sum", bw.b.Domain(OpSum, lang.DomInst,
 		bw.b.Binary(OpDiv, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.Fetch("c", nil, nil, 0, 0))))
 	bw.run(b)
 }
@@ -117,7 +119,7 @@ func BenchmarkSumInst(b *testing.B) {
 // BenchmarkSampleWindow is an aggregate over a ten-sample window.
 func BenchmarkSampleWindow(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
-	bw.add("avg", bw.b.Domain(OpAvgHost, DomTime, bw.b.Fetch("g", nil, nil, 0, 9)))
+	bw.add("avg", bw.b.Domain(OpAvg, lang.DomSample, bw.b.Fetch("g", nil, nil, 0, 9)))
 	bw.run(b)
 }
 
@@ -126,10 +128,47 @@ func BenchmarkSampleWindow(b *testing.B) {
 func BenchmarkRuleBindings(b *testing.B) {
 	bw := newBenchWorld(b, benchInstances)
 	bw.rt.Act = func(*Firing) Truth { return True }
-	bw.add("", bw.b.Rule(bw.b.Domain(OpSomeHost, DomInst,
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
 		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
 		bw.b.Action(OpPrint, []string{"busy:", " %i=%v"}, nil)))
 	bw.run(b)
+}
+
+// TestActionsAllocateNothing checks that rules firing actions, print and
+// shell (through a Quoter), expanding %i and %v for many instances, and
+// the reporting of their values allocate nothing once running.
+func TestActionsAllocateNothing(t *testing.T) {
+	bw := newBenchWorld(t, 100)
+	var got int
+	bw.rt.Act = func(f *Firing) Truth { got += len(f.Text); return True }
+	bw.b.Prepare = func(op Op, args []string) Prepared {
+		if op == OpShell {
+			return Prepared{Args: args, Quoter: passQuoter{}}
+		}
+		return Prepared{Args: args}
+	}
+	for _, op := range []Op{OpPrint, OpShell} {
+		bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
+			bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(50, kbyteUnits))),
+			bw.b.Action(op, []string{"busy:", " %h:%i=%v"}, nil)))
+	}
+	var line []byte
+	step := func() {
+		bw.once()
+		for _, r := range bw.prog.Rules {
+			line = r.Root.AppendValue(line[:0])
+			line = r.Root.AppendSatisfying(line)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		step()
+	}
+	if got == 0 {
+		t.Fatal("no action fired")
+	}
+	if n := testing.AllocsPerRun(20, step); n != 0 {
+		t.Errorf("%v allocations a step, want none", n)
+	}
 }
 
 // BenchmarkAnnotated is formatting a set as -V prints it.
@@ -145,4 +184,26 @@ func BenchmarkAnnotated(b *testing.B) {
 		buf = r.Root.AppendAnnotated(buf[:0])
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchInstances, "ns/inst")
+}
+
+// passQuoter puts values in as they are, through the Quoter path.
+type passQuoter struct{}
+
+func (passQuoter) Begin()                            {}
+func (passQuoter) Literal(b []byte, s string) []byte { return append(b, s...) }
+func (passQuoter) Value(b, v []byte) ([]byte, error) { return append(b, v...), nil }
+func (passQuoter) Opaque() string                    { return "" }
+
+// BenchmarkShellBindings is BenchmarkRuleBindings for a shell action,
+// whose values go in through a Quoter (one that quotes nothing, so that
+// only the expansion is measured: actions.BenchmarkShellQuote measures
+// sh(1) quoting).
+func BenchmarkShellBindings(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.rt.Act = func(*Firing) Truth { return True }
+	bw.b.Prepare = func(op Op, args []string) Prepared { return Prepared{Args: args, Quoter: passQuoter{}} }
+	bw.add("", bw.b.Rule(bw.b.Domain(OpSome, lang.DomInst,
+		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
+		bw.b.Action(OpShell, []string{"busy:", " %i=%v"}, nil)))
+	bw.run(b)
 }

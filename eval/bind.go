@@ -2,7 +2,6 @@ package eval
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -73,14 +72,14 @@ func (b *Builder) lookupMetric(m *Metric, retry bool) initResult {
 	id, err := src.LookupName(m.Name)
 	if err != nil {
 		if !retry {
-			b.note("%s: metric %s not in namespace for %s\npmLookupName failed: %s", b.prog(), m.Name, b.describe(m), errText(err))
+			b.lookupFailed(m, "not in namespace", "pmLookupName", err)
 		}
 		return initLater
 	}
 	desc, err := src.LookupDesc(id)
 	if err != nil {
 		if !retry {
-			b.note("%s: metric %s not currently available from %s\npmLookupDesc failed: %s", b.prog(), m.Name, b.describe(m), errText(err))
+			b.lookupFailed(m, "not currently available", "pmLookupDesc", err)
 		}
 		return initLater
 	}
@@ -89,22 +88,21 @@ func (b *Builder) lookupMetric(m *Metric, retry bool) initResult {
 	switch {
 	case desc.Type == pmapi.TypeAggregate || desc.Type == pmapi.TypeAggregateStatic ||
 		desc.Type == pmapi.TypeEvent || desc.Type == pmapi.TypeHighresEvent || desc.Type == pmapi.TypeUnknown:
-		b.note("%s: metric %s has inappropriate type", b.prog(), m.Name)
+		b.badMetric(m, "has inappropriate type")
 		return initFailed
 	case desc.InDom == pmapi.InDomNull:
 		if m.specinst != 0 {
-			b.note("%s: metric %s has no instances", b.prog(), m.Name)
+			b.badMetric(m, "has no instances")
 			return initFailed
 		}
 		m.nidom = 1
 	default:
 		insts, err := src.InDom(desc.InDom)
 		if err != nil {
+			b.noInDom(m, err)
 			if b.Env.Archive {
-				b.note("Metric %s from %s - instance domain not available in archive\npmGetInDomArchive failed: %s", m.Name, b.describe(m), errText(err))
 				return initFailed
 			}
-			b.note("Instance domain for metric %s from %s not (currently) available\npmGetIndom failed: %s", m.Name, b.describe(m), errText(err))
 			return initLater
 		}
 		if m.specinst == 0 {
@@ -144,9 +142,7 @@ func (b *Builder) matchInstances(m *Metric, insts []pmapi.Instance, retry bool) 
 		}
 		if !found {
 			if !retry {
-				if b.Report != nil {
-					b.Report(Diag{Notify: true, Msg: fmt.Sprintf("metric %s from %s does not (currently) have instance \"%s\"", m.Name, b.describe(m), m.inames[i])})
-				}
+				b.noInstance(m, m.inames[i])
 			}
 			m.iids[i] = pmapi.InNull
 			ok = false
@@ -176,12 +172,7 @@ func (b *Builder) Retry(m *Metric) {
 		return
 	}
 	for x := m.node; x != nil; {
-		switch x.Op {
-		case OpFetch, OpNeg, OpAdd, OpSub, OpMul, OpDiv,
-			OpSumHost, OpSumInst, OpSumTime, OpAvgHost, OpAvgInst, OpAvgTime,
-			OpMaxHost, OpMaxInst, OpMaxTime, OpMinHost, OpMinInst, OpMinTime,
-			OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte, OpNot, OpAnd, OpOr,
-			OpRise, OpFall, OpInstant, OpMatch, OpNomatch:
+		if ops[x.Op].reshape {
 			if x.metrics != nil {
 				x.reshapeFetch()
 			}

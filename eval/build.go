@@ -1,10 +1,10 @@
 package eval
 
 import (
-	"fmt"
-	"regexp"
 	"strconv"
 
+	"github.com/gopcp/pmie/internal/posixre"
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -38,22 +38,16 @@ type Env struct {
 	Runtime *Runtime
 }
 
-// Diag reports a problem found while building a rule: Syntax is set for
-// the ones pmie prefixes with "syntax error - near line N".
-type Diag struct {
-	Syntax  bool
-	Warning bool // pmie's "warning - near line N"
-	Notify  bool // reported through pmie's log, with time, pid and level
-	Msg     string
-}
-
-// Prepared is an action's arguments after checking: what remains of them
-// and, for syslog, the priority and tag.
+// Prepared is an action's arguments after checking: what remains of them,
+// for syslog the priority and tag, and for shell the Quoter its values go
+// in through (nil: as they are).
 type Prepared struct {
 	Args     []string
 	Priority int
 	Tag      string
-	Diags    []Diag
+	Quoter   Quoter
+	// Warnings are pmie's warnings about the arguments.
+	Warnings []string
 }
 
 // Builder constructs the runtime trees of rules, one statement at a time,
@@ -61,45 +55,31 @@ type Prepared struct {
 // the primary operand, choosing evaluators for the operands' shapes and
 // folding constant sub-expressions.
 type Builder struct {
-	Env    *Env
-	Report func(Diag)
-	Prog   string // program name for messages, "pmie"
+	Env *Env
+	// Report is given every problem found building rules, at the node it
+	// concerns (diag.go), with pmie's wording for it.
+	Report func(*lang.Diagnostic)
 	// Prepare checks and preprocesses an action's arguments when the rule
 	// is built (syslog's -p and -t options, for instance).
 	Prepare func(op Op, args []string) Prepared
 
-	errs    int // errors in the current statement
-	nameGen int // counter for names of unnamed expressions
+	errs    int  // errors in the current statement
+	here    here // where in a rule file, for diagnostics
+	nameGen int  // counter for names of unnamed expressions
+	rules   int  // cond -> action rules built
 	metrics []*Metric
 }
 
 // Begin starts a new statement.
 func (b *Builder) Begin() { b.errs = 0 }
 
+// Rules is the number of rules (cond -> action) built so far, counting
+// each rule of a ruleset and its unknown and otherwise clauses, as pmie
+// counts them for pmcd.pmie.numrules.
+func (b *Builder) Rules() int { return b.rules }
+
 // Errors is the number of errors in the current statement.
 func (b *Builder) Errors() int { return b.errs }
-
-// synerr reports an error with pmie's syntax error prefix.
-func (b *Builder) synerr(format string, args ...any) {
-	b.errs++
-	if b.Report != nil {
-		b.Report(Diag{Syntax: true, Msg: fmt.Sprintf(format, args...)})
-	}
-}
-
-// note reports a message without counting an error.
-func (b *Builder) note(format string, args ...any) {
-	if b.Report != nil {
-		b.Report(Diag{Msg: fmt.Sprintf(format, args...)})
-	}
-}
-
-func (b *Builder) prog() string {
-	if b.Prog == "" {
-		return "pmie"
-	}
-	return b.Prog
-}
 
 // NextName makes up the name of an unnamed expression: expr_1, expr_2, ...
 func (b *Builder) NextName() string {
@@ -319,8 +299,13 @@ func (x *Node) isString() bool {
 	case SemChar:
 		return true
 	case SemUnknown, SemInstant, SemDiscrete:
+		// pmie looks at the metric of each host in the host domain: none
+		// once hosts are aggregated (hdom -1)
 		if x.metrics != nil {
-			for _, m := range x.metrics.m {
+			for i, m := range x.metrics.m {
+				if i >= x.hdom {
+					break
+				}
 				if m.Desc.Type == pmapi.TypeString {
 					return true
 				}
@@ -374,9 +359,9 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 			b.checkDoms(a1, a2)
 			arg = primary(a1, a2)
 		} else {
-			re, err := regexp.Compile(a2.text)
+			re, err := posixre.Compile(a2.text)
 			if err != nil {
-				b.note("illegal regular expression \"%s\"", a2.text)
+				b.plain(lang.Error, "illegal regular expression \""+a2.text+"\"", "illegal regular expression \""+a2.text+"\"")
 				return nil
 			}
 			a2.re = re
@@ -391,53 +376,54 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 	return x
 }
 
-// Domain is an aggregate or quantifier (op is its _host flavour) over dom.
-func (b *Builder) Domain(op Op, dom Dom, a *Node) *Node {
+// Domain is an aggregate or quantifier, op, over dom.
+func (b *Builder) Domain(op Op, dom lang.Domain, a *Node) *Node {
 	if a == nil {
 		return nil
 	}
 	hdom, idom, tdom := a.hdom, a.idom, a.tdom
 	switch dom {
-	case DomHost:
+	case lang.DomHost:
 		if hdom == -1 {
 			b.synerr("no host domain")
 			return nil
 		}
 		hdom, idom = -1, -1
-	case DomInst:
+	case lang.DomInst:
 		idom = -1
-	case DomTime:
+	case lang.DomSample:
 		if tdom == -1 {
 			b.synerr("no time domain")
 			return nil
 		}
 		tdom = -1
 	}
-	if op == OpSumHost || op == OpAvgHost {
+	if ops[op].arith {
 		if a.metrics != nil && len(a.metrics.m) > 0 && !a.metrics.m[0].Desc.Type.Numeric() {
 			b.synerr("arithmetic (not %s) operand required for aggregate operator", a.metrics.m[0].Desc.Type)
 			return nil
 		}
 	}
-	var x *Node
-	if op == OpCountHost {
-		x = newNode(op+Op(dom), a, nil, hdom, idom, tdom, abs(tdom), SemInstant)
-		x.alloc()
+	sem := a.sem
+	if ops[op].reduce.count != nil {
+		sem = SemInstant
+	}
+	x := newNode(op, a, nil, hdom, idom, tdom, abs(tdom), sem)
+	x.dom = dom
+	x.alloc()
+	if ops[op].reduce.count != nil {
 		x.units = Units{Units: pmapi.Units{DimCount: 1}, Known: true}
-	} else {
-		x = newNode(op+Op(dom), a, nil, hdom, idom, tdom, abs(tdom), a.sem)
-		x.alloc()
 	}
 	b.findEval(x)
 	return x
 }
 
 // Percent is the N%_host, N%_inst or N%_sample quantifier.
-func (b *Builder) Percent(pcnt float64, dom Dom, a *Node) *Node {
+func (b *Builder) Percent(pcnt float64, dom lang.Domain, a *Node) *Node {
 	if a == nil {
 		return nil
 	}
-	x := b.Domain(OpPcntHost, dom, a)
+	x := b.Domain(OpPcnt, dom, a)
 	if x == nil {
 		return nil
 	}
@@ -460,6 +446,7 @@ func (b *Builder) Rule(cond, act *Node) *Node {
 	if cond.nvals != 1 {
 		b.synerr("rule condition must have a single boolean value")
 	}
+	b.rules++
 	x := newNode(OpRule, cond, act, -1, -1, -1, 1, SemBoolean)
 	x.alloc()
 	b.findEval(x)
@@ -506,12 +493,15 @@ func (b *Builder) Action(op Op, args []string, holdoff *Node) *Node {
 	st := &actionState{rt: b.Env.Runtime, args: args}
 	if b.Prepare != nil {
 		p := b.Prepare(op, args)
-		for _, d := range p.Diags {
-			if b.Report != nil {
-				b.Report(d)
+		for _, w := range p.Warnings {
+			b.warn(w)
+		}
+		st.args, st.priority, st.tag, st.quoter = p.Args, p.Priority, p.Tag, p.Quoter
+		if p.Quoter != nil && b.Report != nil {
+			for _, w := range quotingWarnings(p.Quoter, p.Args) {
+				b.warn(w)
 			}
 		}
-		st.args, st.priority, st.tag = p.Args, p.Priority, p.Tag
 	}
 	if holdoff != nil {
 		st.hasHold = true
@@ -538,7 +528,7 @@ func (b *Builder) Actions(op Op, a1, a2 *Node) *Node {
 // fold evaluates x now if its operands are all constants, making it a
 // constant.
 func (b *Builder) fold(x *Node) {
-	if x.Op >= OpShell || x.Arg1 == nil || x.Arg1.Op != OpNop {
+	if x.Op.action() || x.Op == OpArg || !x.Op.evaluable() || x.Arg1 == nil || x.Arg1.Op != OpNop {
 		return
 	}
 	if x.Arg2 != nil && x.Arg2.Op != OpNop {

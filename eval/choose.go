@@ -1,6 +1,9 @@
 package eval
 
-import "github.com/gopcp/pmie/pmapi"
+import (
+	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
+)
 
 // single reports whether operand a is read as a single value: it is an
 // aggregate, a string constant, or a one-value set whose metric has no
@@ -61,65 +64,50 @@ func byArity(op Op, make func(Op, arity) func(*Node)) chooser {
 	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return make(op, ar) }
 }
 
-// evaluators gives, for each operator that is evaluated, how to choose
-// its evaluator; TestEvaluatorTable checks that every operator has one.
-var evaluators = map[Op]chooser{
-	OpRule:    fixed(ruleEval),
-	OpRuleset: func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rulesetEval(rt) },
-	OpFetch:   func(x *Node, _ arity, _ *Runtime) func(*Node) { return fetchEval(x) },
-	OpDelay:   single1(delay),
-	OpRate:    single1(rate),
-	OpInstant: single1(func(one bool) func(*Node) {
-		return unaryOp((*Node).newestNums, (*Node).newestNums, same, one)
-	}),
-	OpNeg: single1(func(one bool) func(*Node) {
-		return unaryOp((*Node).newestNums, (*Node).newestNums, neg, one)
-	}),
-	OpNot: single1(func(one bool) func(*Node) {
-		return unaryOp((*Node).newestTruths, (*Node).newestTruths, Not, one)
-	}),
-	OpRise:    single1(func(one bool) func(*Node) { return edge(true, one) }),
-	OpFall:    single1(func(one bool) func(*Node) { return edge(false, one) }),
-	OpAdd:     byArity(OpAdd, arithmetic),
-	OpSub:     byArity(OpSub, arithmetic),
-	OpMul:     byArity(OpMul, arithmetic),
-	OpDiv:     byArity(OpDiv, arithmetic),
-	OpEq:      byArity(OpEq, relational),
-	OpNeq:     byArity(OpNeq, relational),
-	OpLt:      byArity(OpLt, relational),
-	OpLte:     byArity(OpLte, relational),
-	OpGt:      byArity(OpGt, relational),
-	OpGte:     byArity(OpGte, relational),
-	OpEqStr:   func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(true, ar) },
-	OpNeqStr:  func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(false, ar) },
-	OpAnd:     func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(And, andOne, ar) },
-	OpOr:      func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(Or, orOne, ar) },
-	OpMatch:   fixed(matchInst),
-	OpNomatch: fixed(matchInst),
-	OpActSeq:  fixed(actSeq),
-	OpActAlt:  fixed(actAlt),
-	OpShell:   fixed(actLeaf),
-	OpAlarm:   fixed(actLeaf),
-	OpSyslog:  fixed(actLeaf),
-	OpPrint:   fixed(actLeaf),
-	OpStomp:   fixed(actLeaf),
+// The choosers of the operator table's rows that are not fixed, single1
+// or byArity.
+var (
+	ruleChooser    chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return ruleEval(rt) }
+	rulesetChooser chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rulesetEval(rt) }
+	fetchChooser   chooser = func(x *Node, _ arity, _ *Runtime) func(*Node) { return fetchEval(x) }
+)
+
+// unaryNum is the chooser of a unary operator over numbers.
+func unaryNum(f func(float64) float64) chooser {
+	return single1(func(one bool) func(*Node) {
+		return unaryOp((*Node).newestNums, (*Node).newestNums, f, one)
+	})
 }
 
-func init() {
-	for op := OpSumHost; op <= OpCountTime; op++ {
-		if !op.aggregate() && !(op >= OpAllHost && op <= OpPcntTime) {
-			continue
-		}
-		r := reductionOf(op)
-		switch op.domainOf() {
-		case DomHost:
-			evaluators[op] = fixed(acrossHosts(r))
-		case DomInst:
-			evaluators[op] = fixed(acrossInstances(r))
-		default:
-			evaluators[op] = fixed(acrossSamples(r))
-		}
+// unaryTruth is the chooser of a unary operator over truths.
+func unaryTruth(f func(Truth) Truth) chooser {
+	return single1(func(one bool) func(*Node) {
+		return unaryOp((*Node).newestTruths, (*Node).newestTruths, f, one)
+	})
+}
+
+// strCompare is the chooser of == (eq) or != between strings.
+func strCompare(eq bool) chooser {
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(eq, ar) }
+}
+
+// logicalChooser is the chooser of && or ||: f combines two truths, one
+// decides when the other operand is missing altogether.
+func logicalChooser(f func(a, b Truth) Truth, one func(Truth) Truth) chooser {
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(f, one, ar) }
+}
+
+// domainEval is the chooser of an aggregate or quantifier: its row's
+// reduction along the node's domain.
+func domainEval(x *Node, _ arity, _ *Runtime) func(*Node) {
+	r := ops[x.Op].reduce
+	switch x.dom {
+	case lang.DomHost:
+		return acrossHosts(r)
+	case lang.DomInst:
+		return acrossInstances(r)
 	}
+	return acrossSamples(r)
 }
 
 // fetchEval picks the fetch evaluator for the first host's metric: one
@@ -138,7 +126,7 @@ func fetchEval(x *Node) func(*Node) {
 // chooseEval picks the evaluator of x; nodes that are not evaluated
 // (constants, the parts of rulesets and actions) have none.
 func chooseEval(x *Node, rt *Runtime) func(*Node) {
-	c := evaluators[x.Op]
+	c := ops[x.Op].eval
 	if c == nil {
 		return nil
 	}

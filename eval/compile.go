@@ -14,55 +14,19 @@ type Compiler struct {
 	Prog  *Program
 	Delta float64 // seconds; starts as the -t interval
 	Clock *Clock
-
-	// CurrentStmt is the statement being compiled, for diagnostics.
-	CurrentStmt *lang.Stmt
-}
-
-// category is what pmie's grammar allows an expression to be used as.
-type category uint8
-
-const (
-	catNum    category = iota // arithmetic expression (aexp)
-	catBool                   // logical expression (bexp)
-	catString                 // string
-	catAction                 // action
-	catRule                   // rule or ruleset
-)
-
-// categoryOf classifies an expression as pmie's grammar does.
-func categoryOf(x lang.Expr) category {
-	switch x := x.(type) {
-	case *lang.Paren:
-		return categoryOf(x.X)
-	case *lang.String:
-		return catString
-	case *lang.Bool, *lang.Quant, *lang.MatchInst:
-		return catBool
-	case *lang.Unary:
-		switch x.Op {
-		case lang.OpNot, lang.OpRising, lang.OpFalling:
-			return catBool
-		}
-	case *lang.Binary:
-		switch {
-		case x.Op.IsRelational(), x.Op == lang.OpAnd, x.Op == lang.OpOr:
-			return catBool
-		case x.Op == lang.OpSeq, x.Op == lang.OpAlt:
-			return catAction
-		}
-	case *lang.Action:
-		return catAction
-	case *lang.Rule, *lang.Ruleset:
-		return catRule
-	}
-	return catNum
+	// Src is the rule file the statements come from, which diagnostics
+	// point into (nil: they have no place).
+	Src *lang.Source
 }
 
 // Statement compiles one statement, adding any rule to the program.
 func (c *Compiler) Statement(s *lang.Stmt) *Rule {
-	c.CurrentStmt = s
 	c.B.Begin()
+	c.B.here = here{src: c.Src, loc: s.Loc}
+	if c.Src != nil {
+		c.B.here.line = lang.PmieLine(c.Src, s.Span.End.Offset)
+	}
+	defer func() { c.B.here = here{} }()
 	switch s.Kind {
 	case lang.StmtDelta:
 		x := c.expr(s.X)
@@ -77,6 +41,9 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	if s.Anonymous {
 		name = "" // numbered here: pmie skips statements whose metrics fail
 	}
+	if s.NameSpan.Start.IsValid() {
+		c.B.here.loc = lang.Loc{Span: s.NameSpan}
+	}
 	r := c.B.Statement(c.Prog, name, x, c.Delta)
 	if r != nil {
 		r.Key = name + "\x00" + lang.FormatPmie(s.X) + "\x00" + strconv.FormatFloat(c.Delta, 'g', -1, 64)
@@ -84,27 +51,14 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	return r
 }
 
-// want checks an operand's category, reporting pmie's grammar error.
-func (c *Compiler) want(x lang.Expr, cat category, what, pos, op string) bool {
-	got := categoryOf(x)
-	if got == cat || (cat == catNum && got == catString && what == pexpStr) {
-		return true
-	}
-	c.B.synerr("%s expected to %s %s", what, pos, op)
-	return false
-}
-
-const (
-	bexpStr = "logical expression"
-	aexpStr = "arithmetic expression"
-	pexpStr = "arithmetic or string expression"
-	actStr  = "action"
-)
-
 // expr compiles an expression bottom up, operands left to right as pmie's
-// parser builds them.
+// parser builds them; what the Builder reports while it builds e's node
+// is reported at e.
 func (c *Compiler) expr(e lang.Expr) *Node {
 	b := c.B
+	outer := b.here.loc
+	b.here.loc = e.Where()
+	defer func() { b.here.loc = outer }()
 	switch e := e.(type) {
 	case *lang.Paren:
 		return c.expr(e.X)
@@ -126,13 +80,9 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 	case *lang.Binary:
 		return c.binary(e)
 	case *lang.MatchInst:
-		op, name := OpMatch, "match_inst"
+		op := OpMatch
 		if e.Negate {
-			op, name = OpNomatch, "nomatch_inst"
-		}
-		if !c.want(e.X, catBool, bexpStr, "follow", "regular expression") {
-			_ = name
-			return nil
+			op = OpNomatch
 		}
 		x := c.expr(e.X)
 		if x == nil {
@@ -140,33 +90,27 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 		}
 		return b.Binary(op, x, b.StrConst(e.Pattern))
 	case *lang.Quant:
-		if !c.want(e.X, catBool, bexpStr, "follow", "quantifier") {
-			return nil
+		op, ok := opOf(lang.Quantifier, e.Op)
+		if !ok {
+			break
 		}
 		x := c.expr(e.X)
-		switch e.Kind {
-		case lang.QuantSome:
-			return b.Domain(OpSomeHost, domOf(e.Dom), x)
-		case lang.QuantAll:
-			return b.Domain(OpAllHost, domOf(e.Dom), x)
+		defer c.reducedAt(parenthesized(e.X))()
+		if op == OpPcnt {
+			return b.Percent(e.Percent, e.Dom, x)
 		}
-		return b.Percent(e.Percent, domOf(e.Dom), x)
+		return b.Domain(op, e.Dom, x)
 	case *lang.Aggr:
-		ops := [...]Op{OpSumHost, OpAvgHost, OpMaxHost, OpMinHost, OpCountHost}
-		cat, what := catNum, aexpStr
-		if e.Kind == lang.AggrCount {
-			cat, what = catBool, bexpStr
+		op, ok := opOf(lang.Aggregate, e.Op)
+		if !ok {
+			break
 		}
-		if !c.want(e.X, cat, what, "follow", "aggregation operator") {
-			return nil
-		}
-		return b.Domain(ops[e.Kind], domOf(e.Dom), c.expr(e.X))
+		x := c.expr(e.X)
+		defer c.reducedAt(parenthesized(e.X))()
+		return b.Domain(op, e.Dom, x)
 	case *lang.Action:
 		return c.action(e)
 	case *lang.Rule:
-		if !c.want(e.Cond, catBool, bexpStr, "precede", "->") || !c.want(e.Action, catAction, actStr, "follow", "->") {
-			return nil
-		}
 		cond := c.expr(e.Cond)
 		return b.Rule(cond, c.expr(e.Action))
 	case *lang.Ruleset:
@@ -197,8 +141,7 @@ func (c *Compiler) variable(v *lang.Var) *Node {
 		case "day_of_week":
 			slot = c.Clock.Weekday
 		default:
-			c.B.note("undefined macro name $%s", v.Name)
-			c.B.errs++
+			c.B.failed("undefined macro name $" + v.Name)
 			return nil
 		}
 		return c.B.Var(slot)
@@ -224,63 +167,41 @@ func (c *Compiler) metric(m *lang.Metric) *Node {
 
 func (c *Compiler) unary(e *lang.Unary) *Node {
 	b := c.B
-	switch e.Op {
-	case lang.OpNot, lang.OpRising, lang.OpFalling:
-		if !c.want(e.X, catBool, bexpStr, "follow", e.Op.String()) {
-			return nil
-		}
-	default:
-		if !c.want(e.X, catNum, aexpStr, "follow", e.Op.String()) {
-			return nil
-		}
+	op, ok := opOf(lang.Prefix, e.Op.String())
+	if !ok {
+		b.synerr("unexpected expression")
+		return nil
 	}
 	x := c.expr(e.X)
 	if x == nil {
 		return nil
 	}
-	switch e.Op {
-	case lang.OpNeg:
-		return b.Unary(OpNeg, x)
-	case lang.OpNot:
-		return b.Unary(OpNot, x)
-	case lang.OpRate:
+	switch op {
+	case OpRate:
 		return b.Rate(x)
-	case lang.OpInstant:
-		return b.Unary(OpInstant, x)
-	case lang.OpRising:
-		return b.Edge(OpRise, x)
+	case OpRise, OpFall:
+		return b.Edge(op, x)
 	}
-	return b.Edge(OpFall, x)
-}
-
-var binaryOps = map[lang.BinaryOp]Op{
-	lang.OpAdd: OpAdd, lang.OpSub: OpSub, lang.OpMul: OpMul, lang.OpDiv: OpDiv,
-	lang.OpLT: OpLt, lang.OpLE: OpLte, lang.OpEQ: OpEq, lang.OpGE: OpGte, lang.OpGT: OpGt,
-	lang.OpNE: OpNeq, lang.OpAnd: OpAnd, lang.OpOr: OpOr, lang.OpSeq: OpActSeq, lang.OpAlt: OpActAlt,
+	return b.Unary(op, x)
 }
 
 func (c *Compiler) binary(e *lang.Binary) *Node {
 	b := c.B
-	op := binaryOps[e.Op]
-	name := op.String()
-	cat, what := catNum, aexpStr
-	switch {
-	case e.Op == lang.OpEQ || e.Op == lang.OpNE:
-		what = pexpStr
-	case e.Op == lang.OpAnd || e.Op == lang.OpOr:
-		cat, what = catBool, bexpStr
-	case e.Op == lang.OpSeq || e.Op == lang.OpAlt:
-		cat, what = catAction, actStr
-	}
-	if !c.want(e.X, cat, what, "precede", name) || !c.want(e.Y, cat, what, "follow", name) {
+	op, ok := opOf(lang.Infix, e.Op.String())
+	if !ok {
+		b.synerr("unexpected expression")
 		return nil
 	}
 	x := c.expr(e.X)
 	y := c.expr(e.Y)
 	switch {
 	case e.Op.IsRelational():
+		if _, ok := e.Y.(*lang.String); ok {
+			// pmie reduces a comparison with a string at the string
+			defer c.reducedAt(e.Y)()
+		}
 		return b.Rel(op, x, y)
-	case cat == catAction:
+	case ops[op].operand == lang.TypeAction:
 		if y == nil {
 			return nil
 		}
@@ -292,9 +213,6 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 	return b.Binary(op, x, y)
 }
 
-var actionOps = [...]Op{lang.ActShell: OpShell, lang.ActAlarm: OpAlarm, lang.ActSyslog: OpSyslog,
-	lang.ActPrint: OpPrint, lang.ActStomp: OpStomp}
-
 func (c *Compiler) action(a *lang.Action) *Node {
 	var hold *Node
 	if a.Holdoff != nil {
@@ -304,7 +222,12 @@ func (c *Compiler) action(a *lang.Action) *Node {
 	for i, s := range a.Args {
 		args[i] = s.Value
 	}
-	return c.B.Action(actionOps[a.Kind], args, hold)
+	op, ok := opOf(lang.ActionWord, a.Op)
+	if !ok {
+		c.B.synerr("unexpected expression")
+		return nil
+	}
+	return c.B.Action(op, args, hold)
 }
 
 func (c *Compiler) ruleset(rs *lang.Ruleset) *Node {
@@ -330,17 +253,6 @@ func (c *Compiler) ruleset(rs *lang.Ruleset) *Node {
 	return c.B.Ruleset(rules, unknown, otherwise)
 }
 
-// domOf maps a syntax domain to the evaluator's.
-func domOf(d lang.Domain) Dom {
-	switch d {
-	case lang.DomHost:
-		return DomHost
-	case lang.DomSample:
-		return DomTime
-	}
-	return DomInst
-}
-
 // scaleUnits converts a scale factor to units.
 func scaleUnits(s *lang.Scale) pmapi.Units {
 	if s == nil {
@@ -350,4 +262,24 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 		DimSpace: int8(s.DimSpace), DimTime: int8(s.DimTime), DimCount: int8(s.DimCount),
 		ScaleSpace: int8(s.ScaleSpace), ScaleTime: int8(s.ScaleTime), ScaleCount: int8(s.ScaleCount),
 	}
+}
+
+// reducedAt has the diagnostics of what is built next say that pmie
+// reduced it at the last token of x (see here.at), unless x is nil or
+// came from a macro; the function it returns undoes that.
+func (c *Compiler) reducedAt(x lang.Expr) func() {
+	if x == nil || x.Where().From != nil {
+		return func() {}
+	}
+	c.B.here.at = x.Where().Span.End.Offset
+	return func() { c.B.here.at = 0 }
+}
+
+// parenthesized is x if it is in parentheses, else nil: pmie reduces an
+// aggregate or quantifier at the ")" of its operand.
+func parenthesized(x lang.Expr) lang.Expr {
+	if p, ok := x.(*lang.Paren); ok {
+		return p
+	}
+	return nil
 }

@@ -13,7 +13,31 @@
 // Each Node keeps a ring buffer of its last samples; Rule.Eval evaluates
 // the tree once, after the engine has delivered fetched values to the
 // rule's Metrics. AppendValue, AppendAnnotated and AppendSatisfying print
-// values as pmie -v, -V and -W do; actions go to a passed-in Actor.
+// values as pmie -v, -V and -W do, and Members gives the same values as
+// numbers and truths, by host and instance; actions go to a passed-in
+// Actor, a shell action's values put into its text through a Quoter; an
+// action allocates nothing (the Runtime reuses its Firing and buffers).
+//
+// Rules evaluated at the same times (a Group: one schedule of package
+// rules) share their common sub-expressions (Regroup, share.go): each
+// metric is fetched, converted and made a rate once, and each repeated
+// sub-expression computed once a step, for every rule that has it, where
+// the shared node's history is what each rule's own would have been (so
+// never under a ruleset's later rules, and not between rules reading
+// different hosts); the trees become a graph whose shared nodes remember
+// the step they were computed at.
+//
+// Every problem found building a rule is a lang.Diagnostic at the node
+// being compiled (diag.go, Builder.Report), carrying pmie's wording and
+// line for it: lang.PCPPmieText prints pmie's messages from it, and its
+// Error method our file:line:col form with the line and a caret.
+//
+// Every operator is a row of one table (op.go): pmie's name for it, the
+// operator of lang's grammar it is made from, the types of its operands
+// and its implementation (an evaluator chooser, and for aggregates and
+// quantifiers a reduction). TestOperatorTable checks the table against
+// lang.PmieOperators both ways and compiles a use of every operator, so an
+// operator added to one and not the other fails the test.
 //
 // Where pmie's results depend on its data layout (the order quantifiers
 // meet unknown members, buffers walked in storage order, a multi-host

@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -42,12 +43,12 @@ func TestQuantifiersAndKleene(t *testing.T) {
 	gt := func() *Node {
 		return w.b.Rel(OpGt, w.b.Fetch("load", nil, nil, 0, 0), w.b.NumConst(1, noUnits))
 	}
-	some := w.add("some", w.b.Domain(OpSomeHost, DomInst, gt()))
-	all := w.add("all", w.b.Domain(OpAllHost, DomInst, gt()))
-	pct := w.add("pct", w.b.Percent(50, DomInst, gt()))
-	cnt := w.add("cnt", w.b.Domain(OpCountHost, DomInst, gt()))
-	and := w.add("and", w.b.Binary(OpAnd, w.b.Domain(OpSomeHost, DomInst, gt()), w.b.BoolConst(False)))
-	or := w.add("or", w.b.Binary(OpOr, w.b.Domain(OpSomeHost, DomInst, gt()), w.b.BoolConst(True)))
+	some := w.add("some", w.b.Domain(OpSome, lang.DomInst, gt()))
+	all := w.add("all", w.b.Domain(OpAll, lang.DomInst, gt()))
+	pct := w.add("pct", w.b.Percent(50, lang.DomInst, gt()))
+	cnt := w.add("cnt", w.b.Domain(OpCount, lang.DomInst, gt()))
+	and := w.add("and", w.b.Binary(OpAnd, w.b.Domain(OpSome, lang.DomInst, gt()), w.b.BoolConst(False)))
+	or := w.add("or", w.b.Binary(OpOr, w.b.Domain(OpSome, lang.DomInst, gt()), w.b.BoolConst(True)))
 	cases := []struct {
 		vals                    map[string]float64
 		some, all, pct, cnt, an string
@@ -94,14 +95,14 @@ func TestKleeneTables(t *testing.T) {
 func TestAggregatesAndWindows(t *testing.T) {
 	w := newWorld(t)
 	w.metric("h0", "alpha", "q", pmapi.SemInstant, pmapi.TypeDouble, kbyteUnits, "a", "b")
-	sum := w.add("sum", w.b.Domain(OpSumHost, DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
-	avg := w.add("avg", w.b.Domain(OpAvgHost, DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
-	mx := w.add("max", w.b.Domain(OpMaxHost, DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
-	mn := w.add("min", w.b.Domain(OpMinHost, DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
+	sum := w.add("sum", w.b.Domain(OpSum, lang.DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
+	avg := w.add("avg", w.b.Domain(OpAvg, lang.DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
+	mx := w.add("max", w.b.Domain(OpMax, lang.DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
+	mn := w.add("min", w.b.Domain(OpMin, lang.DomInst, w.b.Fetch("q", nil, nil, 0, 0)))
 	hist := w.add("hist", w.b.Fetch("q", nil, []string{"b"}, 0, 2))
 	late := w.add("late", w.b.Fetch("q", nil, []string{"a"}, 1, 2))
-	avgs := w.add("avgs", w.b.Domain(OpAvgHost, DomTime, w.b.Fetch("q", nil, []string{"a"}, 0, 2)))
-	allS := w.add("alls", w.b.Domain(OpAllHost, DomTime,
+	avgs := w.add("avgs", w.b.Domain(OpAvg, lang.DomSample, w.b.Fetch("q", nil, []string{"a"}, 0, 2)))
+	allS := w.add("alls", w.b.Domain(OpAll, lang.DomSample,
 		w.b.Rel(OpGt, w.b.Fetch("q", nil, []string{"a"}, 0, 1), w.b.NumConst(1, kbyteUnits))))
 	steps := []map[string]float64{{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"a": 5, "b": 7}, {"a": 0.5, "b": 1}}
 	want := [][]string{
@@ -131,7 +132,7 @@ func TestAggregatesAndWindows(t *testing.T) {
 func TestEvaluatorTable(t *testing.T) {
 	notEvaluated := map[Op]bool{OpOther: true, OpArg: true, OpNop: true, OpVar: true}
 	for op := Op(0); op < numOps; op++ {
-		_, ok := evaluators[op]
+		ok := ops[op].eval != nil
 		if ok == notEvaluated[op] {
 			t.Errorf("%v (%d): has evaluator %v", op, op, ok)
 		}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -139,7 +140,7 @@ func (m *Metric) wrapSpan() float64 {
 func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	if x.store == storeStr {
 		if i < len(x.str) {
-			x.strs(0)[i] = v.Atom.Str()
+			x.strs(0)[i] = cString(v.Atom.Str())
 		}
 		return
 	}
@@ -456,11 +457,11 @@ func (x *Node) reshapeFetch() {
 		x.alloc()
 		up = true
 	}
-	if p := x.Parent; p != nil {
+	x.eachParent(func(p *Node) {
 		if up || (!p.units.Known && x.units.Known) {
 			p.reshape()
 		}
-	}
+	})
 }
 
 // reshape adopts the semantics, units and instance domain of x's primary
@@ -520,7 +521,16 @@ func (x *Node) reshape() {
 		x.valid = 0
 		x.alloc()
 	}
-	if up && x.Parent != nil {
-		x.Parent.reshape()
+	if up {
+		x.eachParent((*Node).reshape)
 	}
+}
+
+// cString is s as pmie reads a string value: up to its first NUL (a
+// value block of another type than string holds other bytes after).
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -1,12 +1,16 @@
 package eval
 
-// Op identifies what a node of a compiled expression computes. The set and
-// the printed names follow pmie's operators, since -d listings, archive-mode
-// action reports and error messages print them.
+import "github.com/gopcp/pmie/lang"
+
+// Op identifies what a node of a compiled expression computes. Everything
+// the evaluator knows of an operator is in its row of the ops table below
+// (pmie's name for it, the operator of lang's grammar that makes it, its
+// operands and its implementation); no code depends on the order of the
+// constants.
 type Op uint8
 
-// The operators. Aggregates and quantifiers come in host, instance and
-// sample (time) flavours, in that order, so that Dom arithmetic works.
+// The operators. An aggregate or quantifier is one Op whatever domain it
+// ranges over; the node holds the domain.
 const (
 	OpRule Op = iota
 	OpFetch
@@ -18,20 +22,6 @@ const (
 	OpSub
 	OpMul
 	OpDiv
-
-	OpSumHost
-	OpSumInst
-	OpSumTime
-	OpAvgHost
-	OpAvgInst
-	OpAvgTime
-	OpMaxHost
-	OpMaxInst
-	OpMaxTime
-	OpMinHost
-	OpMinInst
-	OpMinTime
-
 	OpEq
 	OpEqStr
 	OpNeq
@@ -40,7 +30,6 @@ const (
 	OpLte
 	OpGt
 	OpGte
-
 	OpNot
 	OpRise
 	OpFall
@@ -50,165 +39,180 @@ const (
 	OpNomatch
 	OpRuleset
 	OpOther
-
-	OpAllHost
-	OpAllInst
-	OpAllTime
-	OpSomeHost
-	OpSomeInst
-	OpSomeTime
-	OpPcntHost
-	OpPcntInst
-	OpPcntTime
-	OpCountHost
-	OpCountInst
-	OpCountTime
-
+	OpSum
+	OpAvg
+	OpMax
+	OpMin
+	OpCount
+	OpAll
+	OpSome
+	OpPcnt
 	OpActSeq
 	OpActAlt
 	OpShell
 	OpAlarm
 	OpSyslog
 	OpPrint
-	OpArg
 	OpStomp
-
+	OpArg
 	OpNop // a constant
 	OpVar // a reserved variable such as $hour or $delta
 
 	numOps
 )
 
-// Dom is the dimension an aggregate or quantifier works along.
-type Dom uint8
+// opInfo is one row of the operator table.
+type opInfo struct {
+	// name is pmie's name for the operator in listings and messages; an
+	// aggregate's or quantifier's adds the domain (sum_inst).
+	name string
+	// syntax is the operator of lang's grammar (lang.PmieOperators) that
+	// the compiler turns into this one, and class its class there; ""
+	// for nodes no operator of the language writes (fetches, constants,
+	// the parts of rulesets and actions).
+	syntax string
+	class  lang.OperatorClass
+	// operand is the kind of value the operator takes.
+	operand lang.Type
+	// eval chooses the node's evaluator for the shape of its operands;
+	// nil for nodes that are not evaluated each cycle.
+	eval chooser
+	// reduce is an aggregate's or quantifier's reduction of a run of
+	// members.
+	reduce reducer
+	// reshape says that the node's evaluator is chosen again when a
+	// metric under it gets its metadata late (Builder.Retry).
+	reshape bool
+	// arith says that the operator refuses a metric of a non-numeric
+	// type (pmie checks this for sum and avg only).
+	arith bool
+	// extremum says that the bindings of an aggregate's value are those
+	// of the member holding it (max and min).
+	extremum bool
+}
 
-// The three dimensions of a value set.
-const (
-	DomHost Dom = 0
-	DomInst Dom = 1
-	DomTime Dom = 2
-)
+// ops is the operator table, indexed by Op. An aggregate's row is its
+// name, lang's name and class for it, the type of its operand, domainEval
+// and its reducer: adding an aggregate is a row here, its Op constant and
+// its reduction, with its name in lang's operator table (TestOperatorTable
+// fails until both are there). The table is filled in init, as its
+// evaluators refer back to it.
+var ops [numOps]opInfo
 
-// String is pmie's suffix for d.
-func (d Dom) String() string {
-	switch d {
-	case DomHost:
-		return "host"
-	case DomInst:
-		return "inst"
-	case DomTime:
-		return "sample"
+func init() {
+	ops = [numOps]opInfo{
+		OpRule:    {name: "->", syntax: "->", class: lang.Infix, operand: lang.TypeBool | lang.TypeAction, eval: ruleChooser},
+		OpFetch:   {name: "<fetch node>", eval: fetchChooser, reshape: true},
+		OpDelay:   {name: "<delay node>", eval: single1(delay)},
+		OpRate:    {name: "rate", syntax: "rate", class: lang.Prefix, operand: lang.TypeArith, eval: single1(rate)},
+		OpInstant: {name: "instant", syntax: "instant", class: lang.Prefix, operand: lang.TypeArith, eval: unaryNum(same), reshape: true},
+		OpNeg:     {name: "-", syntax: "-", class: lang.Prefix, operand: lang.TypeArith, eval: unaryNum(neg), reshape: true},
+		OpAdd:     {name: "+", syntax: "+", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpAdd, arithmetic), reshape: true},
+		OpSub:     {name: "-", syntax: "-", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpSub, arithmetic), reshape: true},
+		OpMul:     {name: "*", syntax: "*", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpMul, arithmetic), reshape: true},
+		OpDiv:     {name: "/", syntax: "/", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpDiv, arithmetic), reshape: true},
+		OpEq:      {name: "==", syntax: "==", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: byArity(OpEq, relational), reshape: true},
+		OpEqStr:   {name: "==<str>", eval: strCompare(true)},
+		OpNeq:     {name: "!=", syntax: "!=", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: byArity(OpNeq, relational), reshape: true},
+		OpNeqStr:  {name: "!=<str>", eval: strCompare(false)},
+		OpLt:      {name: "<", syntax: "<", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpLt, relational), reshape: true},
+		OpLte:     {name: "<=", syntax: "<=", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpLte, relational), reshape: true},
+		OpGt:      {name: ">", syntax: ">", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpGt, relational), reshape: true},
+		OpGte:     {name: ">=", syntax: ">=", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpGte, relational), reshape: true},
+		OpNot:     {name: "!", syntax: "!", class: lang.Prefix, operand: lang.TypeBool, eval: unaryTruth(Not), reshape: true},
+		OpRise:    {name: "rising", syntax: "rising", class: lang.Prefix, operand: lang.TypeBool, eval: single1(func(one bool) func(*Node) { return edge(true, one) }), reshape: true},
+		OpFall:    {name: "falling", syntax: "falling", class: lang.Prefix, operand: lang.TypeBool, eval: single1(func(one bool) func(*Node) { return edge(false, one) }), reshape: true},
+		OpAnd:     {name: "&&", syntax: "&&", class: lang.Infix, operand: lang.TypeBool, eval: logicalChooser(And, andOne), reshape: true},
+		OpOr:      {name: "||", syntax: "||", class: lang.Infix, operand: lang.TypeBool, eval: logicalChooser(Or, orOne), reshape: true},
+		OpMatch:   {name: "match_inst", syntax: "match_inst", class: lang.Matching, operand: lang.TypeBool, eval: fixed(matchInst), reshape: true},
+		OpNomatch: {name: "nomatch_inst", syntax: "nomatch_inst", class: lang.Matching, operand: lang.TypeBool, eval: fixed(matchInst), reshape: true},
+		OpRuleset: {name: "ruleset", eval: rulesetChooser},
+		OpOther:   {name: "other"},
+
+		OpSum:   {name: "sum", syntax: "sum", class: lang.Aggregate, operand: lang.TypeArith, eval: domainEval, reduce: reducer{num: sumOf}, reshape: true, arith: true},
+		OpAvg:   {name: "avg", syntax: "avg", class: lang.Aggregate, operand: lang.TypeArith, eval: domainEval, reduce: reducer{num: avgOf}, reshape: true, arith: true},
+		OpMax:   {name: "max", syntax: "max", class: lang.Aggregate, operand: lang.TypeArith, eval: domainEval, reduce: reducer{num: maxOf}, reshape: true, extremum: true},
+		OpMin:   {name: "min", syntax: "min", class: lang.Aggregate, operand: lang.TypeArith, eval: domainEval, reduce: reducer{num: minOf}, reshape: true, extremum: true},
+		OpCount: {name: "count", syntax: "count", class: lang.Aggregate, operand: lang.TypeBool, eval: domainEval, reduce: reducer{count: countOf}},
+		OpAll:   {name: "all", syntax: "all", class: lang.Quantifier, operand: lang.TypeBool, eval: domainEval, reduce: reducer{truth: allOf}},
+		OpSome:  {name: "some", syntax: "some", class: lang.Quantifier, operand: lang.TypeBool, eval: domainEval, reduce: reducer{truth: someOf}},
+		OpPcnt:  {name: "pcnt", syntax: "%", class: lang.Quantifier, operand: lang.TypeBool, eval: domainEval, reduce: reducer{truth: pcntOf}},
+
+		OpActSeq: {name: "&", syntax: "&", class: lang.Infix, operand: lang.TypeAction, eval: fixed(actSeq)},
+		OpActAlt: {name: "|", syntax: "|", class: lang.Infix, operand: lang.TypeAction, eval: fixed(actAlt)},
+		OpShell:  {name: "shell", syntax: "shell", class: lang.ActionWord, eval: fixed(actLeaf)},
+		OpAlarm:  {name: "alarm", syntax: "alarm", class: lang.ActionWord, eval: fixed(actLeaf)},
+		OpSyslog: {name: "syslog", syntax: "syslog", class: lang.ActionWord, eval: fixed(actLeaf)},
+		OpPrint:  {name: "print", syntax: "print", class: lang.ActionWord, eval: fixed(actLeaf)},
+		OpStomp:  {name: "stomp", syntax: "stomp", class: lang.ActionWord, eval: fixed(actLeaf)},
+		OpArg:    {name: "<action arg node>"},
+		OpNop:    {name: "<nop node>"},
+		OpVar:    {name: "<op_var node>"},
 	}
-	return "?"
+	for op := range numOps {
+		if s := ops[op].syntax; s != "" {
+			bySyntax[syntaxKey{ops[op].class, s}] = op
+		}
+	}
 }
 
-var opNames = [numOps]string{
-	OpRule:      "->",
-	OpFetch:     "<fetch node>",
-	OpDelay:     "<delay node>",
-	OpRate:      "rate",
-	OpInstant:   "instant",
-	OpNeg:       "-",
-	OpAdd:       "+",
-	OpSub:       "-",
-	OpMul:       "*",
-	OpDiv:       "/",
-	OpSumHost:   "sum_host",
-	OpSumInst:   "sum_inst",
-	OpSumTime:   "sum_sample",
-	OpAvgHost:   "avg_host",
-	OpAvgInst:   "avg_inst",
-	OpAvgTime:   "avg_sample",
-	OpMaxHost:   "max_host",
-	OpMaxInst:   "max_inst",
-	OpMaxTime:   "max_sample",
-	OpMinHost:   "min_host",
-	OpMinInst:   "min_inst",
-	OpMinTime:   "min_sample",
-	OpEq:        "==",
-	OpEqStr:     "==<str>",
-	OpNeq:       "!=",
-	OpNeqStr:    "!=<str>",
-	OpLt:        "<",
-	OpLte:       "<=",
-	OpGt:        ">",
-	OpGte:       ">=",
-	OpNot:       "!",
-	OpRise:      "rising",
-	OpFall:      "falling",
-	OpAnd:       "&&",
-	OpOr:        "||",
-	OpMatch:     "match_inst",
-	OpNomatch:   "nomatch_inst",
-	OpRuleset:   "ruleset",
-	OpOther:     "other",
-	OpAllHost:   "all_host",
-	OpAllInst:   "all_inst",
-	OpAllTime:   "all_sample",
-	OpSomeHost:  "some_host",
-	OpSomeInst:  "some_inst",
-	OpSomeTime:  "some_sample",
-	OpPcntHost:  "pcnt_host",
-	OpPcntInst:  "pcnt_inst",
-	OpPcntTime:  "pcnt_sample",
-	OpCountHost: "count_host",
-	OpCountInst: "count_inst",
-	OpCountTime: "count_sample",
-	OpActSeq:    "&",
-	OpActAlt:    "|",
-	OpShell:     "shell",
-	OpAlarm:     "alarm",
-	OpSyslog:    "syslog",
-	OpPrint:     "print",
-	OpArg:       "<action arg node>",
-	OpStomp:     "stomp",
-	OpNop:       "<nop node>",
-	OpVar:       "<op_var node>",
+// syntaxKey names an operator of lang's grammar.
+type syntaxKey struct {
+	class lang.OperatorClass
+	name  string
 }
 
-// String is the name pmie gives op in listings and messages.
+// bySyntax maps the operators of lang's grammar to the evaluator's.
+var bySyntax = map[syntaxKey]Op{}
+
+// opOf returns the operator that lang's operator name of class makes.
+func opOf(class lang.OperatorClass, name string) (Op, bool) {
+	op, ok := bySyntax[syntaxKey{class, name}]
+	return op, ok
+}
+
+// String is the name pmie gives op in listings and messages (an
+// aggregate's or quantifier's without its domain).
 func (op Op) String() string {
 	if op < numOps {
-		return opNames[op]
+		return ops[op].name
 	}
 	return "<unknown op>"
 }
 
-// domainOf returns the dimension of an aggregate or quantifier op.
-func (op Op) domainOf() Dom {
-	switch {
-	case op >= OpSumHost && op <= OpMinTime:
-		return Dom((op - OpSumHost) % 3)
-	case op >= OpAllHost && op <= OpCountTime:
-		return Dom((op - OpAllHost) % 3)
-	}
-	return DomHost
+// overDomain reports whether op is an aggregate or quantifier, which range
+// over a domain.
+func (op Op) overDomain() bool {
+	c := ops[op].class
+	return c == lang.Aggregate || c == lang.Quantifier
 }
 
 // aggregate reports whether op maps a set to a value of lower dimension
 // with an arithmetic result (sum, avg, max, min and count): pmie stops
 // looking for bindings below such a node, and does not propagate instance
 // changes through it.
-func (op Op) aggregate() bool {
-	return (op >= OpSumHost && op <= OpMinTime) ||
-		(op >= OpCountHost && op <= OpCountTime)
-}
+func (op Op) aggregate() bool { return ops[op].class == lang.Aggregate }
+
+// quantifier reports whether op maps a set of truths to a truth (all,
+// some, N%).
+func (op Op) quantifier() bool { return ops[op].class == lang.Quantifier }
 
 // extremum reports whether op is a min_* or max_* aggregate, whose bindings
 // are those of the member holding the extreme value.
-func (op Op) extremum() bool {
-	return op >= OpMaxHost && op <= OpMinTime
-}
+func (op Op) extremum() bool { return ops[op].extremum }
 
 // action reports whether op is one of the action leaves.
-func (op Op) action() bool {
-	switch op {
-	case OpShell, OpAlarm, OpSyslog, OpPrint, OpStomp:
-		return true
-	}
-	return false
-}
+func (op Op) action() bool { return ops[op].class == lang.ActionWord && ops[op].syntax != "" }
 
 // evaluable reports whether nodes with op are computed each cycle
 // (constants and reserved variables are not).
-func (op Op) evaluable() bool { return op < OpNop }
+func (op Op) evaluable() bool { return op != OpNop && op != OpVar }
+
+// opName is the name of x's operator in listings: an aggregate's or
+// quantifier's with its domain, as pmie names them (sum_inst, pcnt_host).
+func (x *Node) opName() string {
+	if x.Op.overDomain() {
+		return x.Op.String() + "_" + x.dom.String()
+	}
+	return x.Op.String()
+}

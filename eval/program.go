@@ -75,12 +75,17 @@ func post(x *Node) {
 	}
 }
 
-// Eval evaluates r once, running its actions if its condition holds.
-func (r *Rule) Eval(rt *Runtime) {
+// Eval evaluates r once, running its actions if its condition holds. It
+// reports whether there was anything to evaluate (a statement that is
+// only a reserved variable, such as $hour, has its value already), as
+// pmie counts evaluations for pmcd.pmie.eval.actual.
+func (r *Rule) Eval(rt *Runtime) bool {
 	rt.curr, rt.currName = r.Root, r.Name
-	if r.Root.Op.evaluable() && r.Root.eval != nil {
-		r.Root.eval(r.Root)
+	if !r.Root.Op.evaluable() {
+		return false
 	}
+	evalArg(r.Root)
+	return true
 }
 
 // Invalidate marks every value of r unknown, as when its host goes away.
@@ -109,3 +114,53 @@ func clobber(x *Node) {
 		}
 	}
 }
+
+// Truth is the truth of r's condition at its last evaluation: for a rule
+// with actions (cond -> action, or a ruleset), whether its actions were
+// due, whatever their holdoff; Unknown when the condition's value is
+// unknown or r is an expression without actions.
+func (r *Rule) Truth() Truth {
+	x := r.Root
+	switch x.Op {
+	case OpRule:
+		x = x.Arg1
+	case OpRuleset:
+	default:
+		return Unknown
+	}
+	if x.valid == 0 {
+		return Unknown
+	}
+	return x.tru0()
+}
+
+// Bindings lists the hosts, instances and values that made r true at its
+// last evaluation (what %h %c %i and %v stand for in its actions); for a
+// ruleset, those of its first rule that was true. It is nil when r was
+// not true.
+func (r *Rule) Bindings() []Binding {
+	if r.Truth() != True {
+		return nil
+	}
+	x := r.Root
+	if x.Op == OpRule {
+		return bindingsOf(x)
+	}
+	for op := x.Arg1; op != nil; op = op.Arg2 {
+		rule := op
+		if op.Op != OpRule {
+			rule = op.Arg1
+		}
+		if c := rule.Arg1; c.valid > 0 && c.tru0() == True {
+			return bindingsOf(rule)
+		}
+		if op.Op == OpRule {
+			break
+		}
+	}
+	return nil
+}
+
+// HasActions reports whether r is a rule with actions (cond -> action, or
+// a ruleset) rather than an expression whose value is only printed.
+func (r *Rule) HasActions() bool { return r.Root.Op == OpRule || r.Root.Op == OpRuleset }

@@ -67,12 +67,17 @@ type Binding struct {
 	Value            string
 }
 
-// Firing is an action about to run: what pmie's action operators get.
+// Firing is an action about to run: what pmie's action operators get. A
+// Firing and the storage of its Text are the Runtime's, valid only during
+// the call to the Actor: the next action reuses them, so that firing one
+// allocates nothing.
 type Firing struct {
-	Kind    Op      // OpPrint, OpShell, OpAlarm, OpSyslog or OpStomp
-	Rule    string  // name of the rule whose condition is true
-	Time    float64 // evaluation time, seconds since the epoch
-	Message string  // the arguments with %h %c %i %v expanded, joined
+	Kind Op      // OpPrint, OpShell, OpAlarm, OpSyslog or OpStomp
+	Rule string  // name of the rule whose condition is true
+	Time float64 // evaluation time, seconds since the epoch
+	// Text is the message: the arguments with %h %c %i %v expanded,
+	// joined. Message gives it as a string to keep.
+	Text    []byte
 	Args    []string
 	Holdoff float64 // seconds, 0 if none
 
@@ -80,8 +85,15 @@ type Firing struct {
 	Priority int
 	Tag      string
 
+	// Err, if set, says why the action must not run: a value its Quoter
+	// could not put into the text safely.
+	Err error
+
 	rule *Node
 }
+
+// Message is the action's message, as a string of its own.
+func (f *Firing) Message() string { return string(f.Text) }
 
 // Bindings lists the hosts, instances and values that make the rule true,
 // as %h %c %i and %v see them.
@@ -101,10 +113,15 @@ type Actor func(f *Firing) Truth
 type Runtime struct {
 	Clock *Clock
 	Act   Actor
+	// Tally, if set, counts for the rule being evaluated; the scheduler
+	// sets it before each Rule.Eval.
+	Tally Tally
 
 	curr     *Node  // rule whose actions are being run
 	currName string // its name
 	scratch  []byte // for expanding action arguments
+	value    []byte // one value of %h %c %i or %v, before quoting
+	firing   Firing // the action being run
 }
 
 // actionState is what an action leaf keeps: its arguments and holdoff, and
@@ -114,25 +131,44 @@ type actionState struct {
 	holdoff  float64 // seconds, from the optional number after the action
 	hasHold  bool
 	args     []string
+	quoter   Quoter // nil: values go in as they are
 	priority int
 	tag      string
 }
 
+// Tally is told what pmie counts as it evaluates rules (for pmcd's
+// pmcd.pmie metrics): the truth of each rule (cond -> action) evaluated,
+// which for a ruleset is each of its rules tried in turn, and each action
+// run (an action held off does not run).
+type Tally interface {
+	Outcome(t Truth)
+	Fired(kind Op)
+}
+
 // ruleEval is the evaluator of cond -> action: the action runs when the
 // condition is true.
-func ruleEval(x *Node) {
+func ruleEval(rt *Runtime) func(*Node) {
+	return func(x *Node) { ruleOnce(rt, x) }
+}
+
+// ruleOnce evaluates the rule x, telling rt's tally its outcome.
+func ruleOnce(rt *Runtime, x *Node) {
 	c := x.Arg1
 	evalArg(c)
 	x.valid = c.valid
+	v := Unknown
 	if x.valid > 0 {
-		v := False
+		v = False
 		if len(c.tru) > 0 {
 			v = c.tru[0]
 		}
 		x.tru[0] = v
-		if v == True {
-			evalArg(x.Arg2)
-		}
+	}
+	if rt != nil && rt.Tally != nil {
+		rt.Tally.Outcome(v)
+	}
+	if v == True {
+		evalArg(x.Arg2)
 	}
 }
 
@@ -140,7 +176,7 @@ func ruleEval(x *Node) {
 func runNested(rt *Runtime, r *Node) {
 	save := rt.curr
 	rt.curr = r
-	ruleEval(r)
+	ruleOnce(rt, r)
 	rt.curr = save
 }
 
@@ -181,7 +217,7 @@ func rulesetEval(rt *Runtime) func(*Node) {
 		if other.Arg2.Op != OpNop {
 			r := other.Arg2
 			rt.curr = r // pmie leaves the otherwise rule current
-			ruleEval(r)
+			ruleOnce(rt, r)
 			x.valid = r.Arg1.valid
 			x.tru[0] = r.Arg1.tru0()
 		}
@@ -216,16 +252,19 @@ func actLeaf(x *Node) {
 	if st.hasHold && last != 0 && now < st.holdoff+last {
 		return
 	}
-	msg := expandArgs(rt, st.args)
-	x.text = msg
-	f := &Firing{Kind: x.Op, Rule: rt.currName, Time: now, Message: msg, Args: st.args,
-		Priority: st.priority, Tag: st.tag, rule: rt.curr}
+	text, err := expandArgs(rt, st.args, st.quoter)
+	f := &rt.firing
+	*f = Firing{Kind: x.Op, Rule: rt.currName, Time: now, Text: text, Args: st.args,
+		Priority: st.priority, Tag: st.tag, Err: err, rule: rt.curr}
 	if st.hasHold {
 		f.Holdoff = st.holdoff
 	}
 	res := True
 	if rt.Act != nil {
 		res = rt.Act(f)
+	}
+	if rt.Tally != nil {
+		rt.Tally.Fired(x.Op)
 	}
 	x.tru[0] = res
 	x.stamp[0] = now

@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -12,17 +13,17 @@ func TestRulesAndBindings(t *testing.T) {
 	busy := func() *Node {
 		return w.b.Rel(OpGt, w.b.Fetch("busy", nil, nil, 0, 0), w.b.NumConst(10, noUnits))
 	}
-	w.add("", w.b.Rule(w.b.Domain(OpSomeHost, DomInst, busy()),
+	w.add("", w.b.Rule(w.b.Domain(OpSome, lang.DomInst, busy()),
 		w.b.Action(OpPrint, []string{"busy on %h:", " %i=%v"}, nil)))
-	w.add("", w.b.Rule(w.b.Edge(OpRise, w.b.Domain(OpSomeHost, DomInst, busy())),
+	w.add("", w.b.Rule(w.b.Edge(OpRise, w.b.Domain(OpSome, lang.DomInst, busy())),
 		w.b.Action(OpPrint, []string{"rose"}, nil)))
-	w.add("", w.b.Rule(w.b.Domain(OpSomeHost, DomInst,
+	w.add("", w.b.Rule(w.b.Domain(OpSome, lang.DomInst,
 		w.b.Binary(OpMatch, busy(), w.b.StrConst("^sd[ab]$"))),
 		w.b.Action(OpPrint, []string{"matched %i"}, w.b.NumConst(25, pmapi.Units{DimTime: 1, ScaleTime: pmapi.TimeSec}))))
 	rs := w.add("rs", w.b.Ruleset([]*Node{
-		w.b.Rule(w.b.Rel(OpGt, w.b.Domain(OpCountHost, DomInst, busy()), w.b.NumConst(1, noUnits)),
+		w.b.Rule(w.b.Rel(OpGt, w.b.Domain(OpCount, lang.DomInst, busy()), w.b.NumConst(1, noUnits)),
 			w.b.Action(OpPrint, []string{"many %v"}, nil)),
-		w.b.Rule(w.b.Rel(OpGt, w.b.Domain(OpCountHost, DomInst, busy()), w.b.NumConst(0, noUnits)),
+		w.b.Rule(w.b.Rel(OpGt, w.b.Domain(OpCount, lang.DomInst, busy()), w.b.NumConst(0, noUnits)),
 			w.b.Action(OpPrint, []string{"one"}, nil)),
 	}, w.b.Action(OpPrint, []string{"unknown"}, nil), w.b.Action(OpPrint, []string{"none on %h"}, nil)))
 

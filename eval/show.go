@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -50,17 +52,8 @@ func (x *Node) appendNums(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		ok := x.valid > k && x.store == storeNum && k < len(x.slot)
-		var v float64
-		if ok {
-			off := x.slot[k] + i
-			if off < len(x.num) {
-				v = x.num[off]
-			} else {
-				ok = false
-			}
-		}
-		if !ok || math.IsNaN(v) {
+		v, ok := x.numAt(i, k)
+		if !ok {
 			if x.sem == SemBoolean {
 				b = append(b, "unknown"...)
 			} else {
@@ -79,15 +72,7 @@ func (x *Node) appendTruths(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		if x.valid == 0 || x.store != storeTruth || k >= len(x.slot) {
-			b = append(b, "unknown"...)
-			continue
-		}
-		t := Unknown
-		if off := x.slot[k] + i; off < len(x.tru) {
-			t = x.tru[off]
-		}
-		b = append(b, t.String()...)
+		b = append(b, x.truthAt(i, k).String()...)
 	}
 	return b
 }
@@ -99,12 +84,7 @@ func (x *Node) appendStrings(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		s := ""
-		if k < len(x.slot) {
-			if off := x.slot[k] + i; off < len(x.str) {
-				s = x.str[off]
-			}
-		}
+		s, _ := x.strAt(i, k)
 		b = append(b, '"')
 		b = append(b, s...)
 		b = append(b, '"')
@@ -205,19 +185,13 @@ func (x *Node) AppendSatisfying(b []byte) []byte {
 	if x.sem != SemBoolean {
 		return x.AppendAnnotated(b)
 	}
-	x1 := findBindings(x)
-	x2 := findValues(x1)
-	if x1.valid == 0 {
+	var it bindings
+	if !it.start(x) {
 		return append(b, " <no bindings available>"...)
 	}
-	var hb hostInst
-	for i := 0; i < x1.tspan; i++ {
-		if !x1.binds(i) {
-			continue
-		}
-		lookupHostInst(x1, i, &hb)
-		b = appendBinding(b, hb.Host, hb.Inst, hb.hasInst)
-		b = x2.appendMember(b, i)
+	for it.next() {
+		b = appendBinding(b, it.hb.Host, it.hb.Inst, it.hb.hasInst)
+		b = it.values.appendMember(b, it.i)
 	}
 	return b
 }
@@ -251,7 +225,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 	pick := -1
 	extreme := x.Op.extremum()
 	var want float64
-	op := x.Op
+	dom := x.dom
 	if extreme {
 		want = x.num0()
 		x = x.Arg1
@@ -275,7 +249,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 				pick -= m.nidom
 			}
 		}
-	case op.domainOf() == DomHost:
+	case dom == lang.DomHost:
 		vals := x.newestNums()
 		for k := 0; k < x.tspan && k < len(vals); k++ {
 			if vals[k] == want && k < len(ms) {
@@ -283,7 +257,7 @@ func lookupHostInst(x *Node, nth int, hi *hostInst) {
 				break
 			}
 		}
-	case op.domainOf() == DomInst:
+	case dom == lang.DomInst:
 		vals := x.newestNums()
 		for k := 0; k < x.tspan && k < len(vals); k++ {
 			if vals[k] == want && len(ms) > 0 {
@@ -340,7 +314,7 @@ func findBindings(x *Node) *Node {
 			break
 		}
 		switch {
-		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+		case x.Arg1 != nil && x.sameMetrics:
 			x = x.Arg1
 		case x.Arg2 != nil:
 			x = x.Arg2
@@ -356,7 +330,7 @@ func findBindings(x *Node) *Node {
 func findValues(x *Node) *Node {
 	for x.sem == SemBoolean && x.metrics != nil {
 		switch {
-		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+		case x.Arg1 != nil && x.sameMetrics:
 			x = x.Arg1
 		case x.Arg2 != nil:
 			x = x.Arg2
@@ -381,16 +355,39 @@ func formatCode(s string, from int) (int, byte) {
 	return -1, 0
 }
 
+// Quoter puts the values of %h %c %i and %v into an action's text where
+// the text is a language of its own: shell actions quote them for sh(1)
+// (actions.ShellQuoter), so that no value can change the command. Begin
+// starts a text; Literal appends the action's own text and Value one
+// value; a value that cannot be put in safely is appended as it is with an
+// error, and the action must not run. Opaque says, before a value, why
+// only plain values may go where the text has reached ("" if any may).
+type Quoter interface {
+	Begin()
+	Literal(b []byte, s string) []byte
+	Value(b, v []byte) ([]byte, error)
+	Opaque() string
+}
+
 // expandArgs expands and joins the arguments of an action for the rule
 // being evaluated: an argument holding %h, %c, %i or %v is repeated once
-// for each member that makes the rule true.
-func expandArgs(rt *Runtime, args []string) string {
+// for each member that makes the rule true. With a Quoter, the values are
+// put in through it; err says why the text must not be run. The text is
+// rt's scratch buffer, valid until the next expansion.
+func expandArgs(rt *Runtime, args []string, q Quoter) (text []byte, err error) {
 	b := rt.scratch[:0]
-	for _, a := range args {
-		b = appendExpanded(b, rt.curr, a)
+	if q == nil {
+		for _, a := range args {
+			b = appendExpanded(b, rt.curr, a)
+		}
+	} else {
+		q.Begin()
+		for _, a := range args {
+			b = appendQuoted(rt, b, a, q, &err)
+		}
 	}
 	rt.scratch = b
-	return string(b)
+	return b, err
 }
 
 // appendExpanded appends the expansion of one action argument.
@@ -399,12 +396,63 @@ func appendExpanded(b []byte, rule *Node, arg string) []byte {
 	if first < 0 || rule == nil {
 		return append(b, arg...)
 	}
-	if !eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
-		b = appendArg(b, arg, i, hb, x2)
-	}) {
+	var it bindings
+	if !it.start(rule) {
 		return append(b, arg...)
 	}
+	for it.next() {
+		b = appendArg(b, arg, it.i, &it.hb, it.values)
+	}
 	return b
+}
+
+// appendQuoted appends the expansion of one action argument, its text and
+// values put in by q. The first value q refuses is reported in *err.
+func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byte {
+	first, _ := formatCode(arg, 0)
+	if first < 0 || rt.curr == nil {
+		return q.Literal(b, arg)
+	}
+	var it bindings
+	if !it.start(rt.curr) {
+		return q.Literal(b, arg)
+	}
+	for it.next() {
+		prev := 0
+		for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
+			b = q.Literal(b, arg[prev:at])
+			rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values)
+			var e error
+			if b, e = q.Value(b, rt.value); e != nil && *err == nil {
+				*err = fmt.Errorf("%%%c %w", code, e)
+			}
+			prev = at + 2
+		}
+		b = q.Literal(b, arg[prev:])
+	}
+	return b
+}
+
+// quotingWarnings lists the %h %i %v and %c of args that stand where q
+// can take only plain values.
+func quotingWarnings(q Quoter, args []string) []string {
+	var out []string
+	var b []byte
+	q.Begin()
+	for _, a := range args {
+		prev := 0
+		for at, code := formatCode(a, 0); at >= 0; at, code = formatCode(a, prev) {
+			b = q.Literal(b, a[prev:at])
+			if where := q.Opaque(); where != "" {
+				out = append(out, fmt.Sprintf("%%%c stands %s: the action does not run "+
+					"when the value there is not plain text (letters, digits and _ . / : @ %% + -)", code, where))
+			}
+			b, _ = q.Value(b, []byte("x"))
+			prev = at + 2
+		}
+		b = q.Literal(b, a[prev:])
+	}
+	return out
 }
 
 // appendArg appends arg with its %h %i %v %c replaced by the binding of
@@ -413,19 +461,25 @@ func appendArg(b []byte, arg string, i int, hb *hostInst, x2 *Node) []byte {
 	prev := 0
 	for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
 		b = append(b, arg[prev:at]...)
-		switch code {
-		case 'h':
-			b = appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
-		case 'i':
-			b = appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
-		case 'v':
-			b = x2.appendValue(b, i)
-		case 'c':
-			b = appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
-		}
+		b = appendCode(b, code, i, hb, x2)
 		prev = at + 2
 	}
 	return append(b, arg[prev:]...)
+}
+
+// appendCode appends what %h, %i, %v or %c stands for in member i.
+func appendCode(b []byte, code byte, i int, hb *hostInst, x2 *Node) []byte {
+	switch code {
+	case 'h':
+		return appendOr(b, hb.Host, hb.hasHost, "<%h undefined>")
+	case 'i':
+		return appendOr(b, hb.Inst, hb.hasInst, "<%i undefined>")
+	case 'v':
+		return x2.appendValue(b, i)
+	case 'c':
+		return appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
+	}
+	return b
 }
 
 // appendOr appends s if ok, otherwise instead.
@@ -436,32 +490,48 @@ func appendOr(b []byte, s string, ok bool, instead string) []byte {
 	return append(b, instead...)
 }
 
-// eachBinding calls f for each member of rule's binding sub-expression that
-// makes the rule true, with its host and instance and the node holding the
-// values %v stands for. It reports false when the bindings are unknown.
-func eachBinding(rule *Node, f func(i int, hb *hostInst, values *Node)) bool {
-	x1 := findBindings(rule)
-	x2 := findValues(x1)
-	if x1.valid == 0 {
-		return false
-	}
-	var hb hostInst
-	for i := 0; i < x1.tspan; i++ {
-		if x1.binds(i) {
-			lookupHostInst(x1, i, &hb)
-			f(i, &hb, x2)
+// bindings walks the members of a rule's binding sub-expression that make
+// the rule true: after start, each call of next moves to the next one,
+// giving its position i, its host and instance hb, and the node holding
+// the values %v stands for.
+type bindings struct {
+	x1, values *Node
+	i          int
+	hb         hostInst
+}
+
+// start begins the walk over rule's bindings, reporting false when they
+// are unknown.
+func (it *bindings) start(rule *Node) bool {
+	it.x1 = findBindings(rule)
+	it.values = findValues(it.x1)
+	it.i = -1
+	return it.x1.valid != 0
+}
+
+// next moves to the next member that makes the rule true, reporting false
+// when there is none.
+func (it *bindings) next() bool {
+	for it.i++; it.i < it.x1.tspan; it.i++ {
+		if it.x1.binds(it.i) {
+			lookupHostInst(it.x1, it.i, &it.hb)
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // bindingsOf lists the members that make rule true, for actions that want
 // them structured.
 func bindingsOf(rule *Node) []Binding {
 	var out []Binding
-	eachBinding(rule, func(i int, hb *hostInst, x2 *Node) {
-		out = append(out, Binding{Host: hb.Host, Conn: hb.Conn, Inst: hb.Inst,
-			Value: string(x2.appendValue(nil, i))})
-	})
+	var it bindings
+	if !it.start(rule) {
+		return nil
+	}
+	for it.next() {
+		out = append(out, Binding{Host: it.hb.Host, Conn: it.hb.Conn, Inst: it.hb.Inst,
+			Value: string(it.values.appendValue(nil, it.i))})
+	}
 	return out
 }

@@ -63,8 +63,8 @@ func (x *Node) syntax(b *strings.Builder) {
 		for _, a := range x.act.args {
 			b.WriteString(" " + strconv.Quote(a))
 		}
-	case x.Op >= OpPcntHost && x.Op <= OpPcntTime:
-		b.WriteString(x.Op.String() + " " + strconv.Itoa(int(x.pcntOf()*100+0.5)) + "% ")
+	case x.Op == OpPcnt:
+		b.WriteString(x.opName() + " " + strconv.Itoa(int(x.pcntOf()*100+0.5)) + "% ")
 		x.Arg1.operand(b)
 	case x.Op == OpMatch || x.Op == OpNomatch:
 		b.WriteString(x.Op.String() + " \"" + x.Arg2.text + "\" (")
@@ -83,7 +83,7 @@ func (x *Node) syntax(b *strings.Builder) {
 			x.Arg2.operand(b)
 		}
 	case x.Arg1 != nil:
-		b.WriteString(x.Op.String() + " ")
+		b.WriteString(x.opName() + " ")
 		x.Arg1.operand(b)
 	}
 }

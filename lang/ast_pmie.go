@@ -54,74 +54,37 @@ var domainNames = [...]string{"inst", "host", "sample"}
 
 func (d Domain) String() string { return domainNames[d] }
 
-// QuantKind is the kind of a pmie quantifier.
-type QuantKind uint8
-
-// The quantifiers.
-const (
-	QuantSome    QuantKind = iota // some_
-	QuantAll                      // all_
-	QuantPercent                  // N%_
-)
-
 // Quant is a pmie quantifier over a boolean expression: some_inst X,
-// all_host X, 75%_sample X. Percent is N for N%_ (as written, not divided
-// by 100).
+// all_host X, 75%_sample X. Op is the quantifier's name in the operator
+// table (PmieOperators): "some", "all" or "%". Percent is N for N%_ (as
+// written, not divided by 100).
 type Quant struct {
 	Loc
-	Kind    QuantKind
+	Op      string
 	Dom     Domain
 	Percent float64
 	X       Expr
 }
 
-// AggrKind is the kind of a pmie aggregate.
-type AggrKind uint8
-
-// The aggregates.
-const (
-	AggrSum AggrKind = iota
-	AggrAvg
-	AggrMax
-	AggrMin
-	AggrCount // count_ counts the true members of a boolean expression
-)
-
-var aggrNames = [...]string{"sum", "avg", "max", "min", "count"}
-
-func (k AggrKind) String() string { return aggrNames[k] }
-
-// Aggr is a pmie aggregate: sum_inst X, avg_sample X, count_host X.
+// Aggr is a pmie aggregate: sum_inst X, avg_sample X, count_host X. Op is
+// the aggregate's name in the operator table ("sum", "avg", "max", "min",
+// "count", which counts the true members of a logical expression).
 type Aggr struct {
 	Loc
-	Kind AggrKind
-	Dom  Domain
-	X    Expr
+	Op  string
+	Dom Domain
+	X   Expr
 }
 
-// ActionKind is the kind of a pmie action.
-type ActionKind uint8
-
-// The actions.
-const (
-	ActShell ActionKind = iota
-	ActAlarm
-	ActSyslog
-	ActPrint
-	ActStomp
-)
-
-var actionNames = [...]string{"shell", "alarm", "syslog", "print", "stomp"}
-
-func (k ActionKind) String() string { return actionNames[k] }
-
 // Action is one pmie action: print "text" "more", shell 5 min "cmd", ...
-// Holdoff is the optional suppression time before the arguments (a number
-// with an optional scale), nil when absent. Actions are joined by Binary
-// nodes with OpSeq (&) and OpAlt (|), and may be parenthesised.
+// Op is the action's name in the operator table ("shell", "alarm",
+// "syslog", "print", "stomp"). Holdoff is the optional suppression time
+// before the arguments (a number with an optional scale), nil when
+// absent. Actions are joined by Binary nodes with OpSeq (&) and OpAlt
+// (|), and may be parenthesised.
 type Action struct {
 	Loc
-	Kind    ActionKind
+	Op      string
 	Holdoff *Number
 	Args    []*String
 }
@@ -211,4 +174,11 @@ type File struct {
 	Stmts  []*Stmt
 	Macros map[string]*Stmt
 	Diags  Diagnostics
+
+	// FinalErrors is pmie's error count for the last statement it
+	// parsed in the file (its exit status under -C comes from it), and
+	// FinalStmt that statement, if it was accepted (its semantic
+	// errors count too).
+	FinalErrors int
+	FinalStmt   *Stmt
 }

@@ -63,6 +63,7 @@ func (p *DerivedParser) parseAt(src *Source, base, end int) (x Expr, d *Diagnost
 		}
 	}()
 	c := &derivedChecker{lx: derivedLexer{src: text, inMatchinst: &p.inMatchinst}, check: p.Check}
+	c.next = c.lx.next
 	c.top()
 	if c.fail != nil {
 		return nil, derivedDiag(src, base, text, c.fail)

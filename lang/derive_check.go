@@ -151,29 +151,14 @@ type derivedFail struct {
 }
 
 type derivedChecker struct {
+	lookahead
 	lx     derivedLexer
-	look   token
-	have   bool
-	toks   []token
 	frames []frame
 	check  Checker
 	fail   *derivedFail
 }
 
-func (c *derivedChecker) peek() token {
-	if !c.have {
-		c.look = c.lx.next()
-		c.have = true
-	}
-	return c.look
-}
-
-func (c *derivedChecker) advance() token {
-	t := c.peek()
-	c.have = false
-	c.toks = append(c.toks, t)
-	return t
-}
+func (c *derivedChecker) advance() token { return c.take() }
 
 func (c *derivedChecker) is(kind tokKind, val string) bool {
 	t := c.peek()

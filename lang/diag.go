@@ -52,8 +52,15 @@ type PCPForm struct {
 	// line after its message.
 	Echo bool
 	// NoHeader is set when pmie prints Reason without its "syntax error"
-	// header line (lexical errors such as an undefined macro).
+	// header line (lexical errors such as an undefined macro, a metric
+	// its source does not have).
 	NoHeader bool
+	// Warning is set when pmie's header line says "warning" instead of
+	// "syntax error".
+	Warning bool
+	// Notify is set when pmie sends Reason to its log (pmNotifyErr, with
+	// a time and level) rather than printing it.
+	Notify bool
 }
 
 // Diagnostic is a problem found in a source text, with its position. All of
@@ -147,13 +154,32 @@ func (ds Diagnostics) Err() error {
 	return nil
 }
 
-// Sort orders ds by source and position, keeping the order of equal ones.
+// Sort orders ds by source name and then position, keeping the order of
+// equal ones (diagnostics without a source come first).
 func (ds Diagnostics) Sort() {
+	name := func(d *Diagnostic) string {
+		if d.Src == nil {
+			return ""
+		}
+		return d.Src.Name
+	}
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
-		if a.Src != b.Src {
-			return false
+		if na, nb := name(a), name(b); na != nb {
+			return na < nb
 		}
 		return a.Span.Start.Offset < b.Span.Start.Offset
 	})
+}
+
+// ExpansionNotes are the notes saying which macros text at from was
+// expanded from, innermost first.
+func ExpansionNotes(src *Source, from *Expansion) []Note {
+	var notes []Note
+	for e := from; e != nil; e = e.Outer {
+		if e.Ref.Start.IsValid() {
+			notes = append(notes, Note{Src: src, Span: e.Ref, Msg: "expanded from macro $" + e.Macro})
+		}
+	}
+	return notes
 }

@@ -23,11 +23,32 @@
 // that must match PCP's.
 //
 // Each language has a hand-written scanner faithful to PCP's (its tokens
-// decide what is legal), a checker that models PCP's parser to decide
-// legality and reproduce its error reports, and a participle v2 grammar
-// (unexported structs, golden EBNF in testdata/golden/lang/grammar.ebnf)
-// that gives accepted input its structure; operators are folded by
-// precedence climbing.
+// decide what is legal).
+//
+// Derived-metric expressions then go through a checker that models
+// libpcp's parser to decide legality and reproduce its error reports, and
+// a participle v2 grammar (unexported structs, golden EBNF in
+// testdata/golden/lang/grammar.ebnf) that gives accepted input its
+// structure; operators are folded by precedence climbing.
+//
+// pmie rules are parsed once, by one hand-written parser (pmieParser),
+// which builds the tree as it goes. pmie's rules are not a participle
+// grammar, deliberately: what pmie accepts, what it prints for a bad
+// statement, where its error recovery resumes (sometimes skipping the next
+// statement) and which half-parsed statements it still registers all
+// follow from its yacc parser's state at the failing token (which
+// constructs are waiting for an operand of which type). Reproducing that
+// needs a parser that has the same state, so the hand-written one models
+// pmie's; participle can only say that it failed. With both, each
+// statement was parsed twice, by two precedence tables that could
+// disagree ("the checker accepted a statement the grammar does not").
+// The golden EBNF's pmie part is written from the parser and the
+// operator table (pmie_ebnf.go).
+//
+// pmie's operators are one table (PmieOperators: each operator's name,
+// class, operand and result types, binding power and pmie's messages about
+// it), which the scanner, the parser and the printer read; the
+// evaluator's table of implementations is checked against it.
 //
 // lang knows nothing of metrics, units or evaluation: function calls parse
 // generically, scale factors and mkconst parameters are recorded, not

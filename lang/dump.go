@@ -127,13 +127,13 @@ func describePmieNode(n Node) (kind, detail string, kids []Node) {
 	case *Bool:
 		return "Bool", strconv.FormatBool(n.Value), nil
 	case *Quant:
-		k := map[QuantKind]string{QuantSome: "some", QuantAll: "all", QuantPercent: "%"}[n.Kind]
-		if n.Kind == QuantPercent {
+		k := n.Op
+		if k == "%" {
 			k = strconv.FormatFloat(n.Percent, 'g', -1, 64) + k
 		}
 		return "Quant", k + "_" + n.Dom.String(), []Node{n.X}
 	case *Aggr:
-		return "Aggr", n.Kind.String() + "_" + n.Dom.String(), []Node{n.X}
+		return "Aggr", n.Op + "_" + n.Dom.String(), []Node{n.X}
 	case *Action:
 		if n.Holdoff != nil {
 			kids = append(kids, n.Holdoff)
@@ -141,7 +141,7 @@ func describePmieNode(n Node) (kind, detail string, kids []Node) {
 		for _, a := range n.Args {
 			kids = append(kids, a)
 		}
-		return "Action", n.Kind.String(), kids
+		return "Action", n.Op, kids
 	case *Rule:
 		return "Rule", "", []Node{n.Cond, n.Action}
 	case *Ruleset:

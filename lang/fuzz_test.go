@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // FuzzParseDerived: the parser never panics (a recovered panic shows as an
@@ -59,7 +61,7 @@ func FuzzDerivedConfig(f *testing.F) {
 // both ways, and what it keeps prints and parses back the same.
 func FuzzParsePmie(f *testing.F) {
 	files, _ := filepath.Glob(goldenPath("pmie", "cases", "*.pmie"))
-	corpus, _ := filepath.Glob("/work/shared/corpus/rules/*.pmie")
+	corpus, _ := filepath.Glob(filepath.Join(realtest.CorpusDir(), "rules", "*.pmie"))
 	for _, p := range append(files, corpus...) {
 		f.Add(readFile(f, p))
 	}
@@ -85,11 +87,13 @@ func FuzzParsePmie(f *testing.F) {
 
 // macroTrouble reports whether a file uses macros in ways that printing
 // cannot reproduce: a string macro expanded as text may have held part of
-// a token, and a macro may have been redefined after its use.
+// a token, a macro may have been redefined after its use, and an empty
+// string macro in quotes makes an empty name (which no text reads back
+// as: pmie takes the character after an opening quote whatever it is).
 func macroTrouble(f *File) bool {
 	uses := 0
 	for _, s := range f.Stmts {
-		if strings.Contains(Dump(s), " from $") {
+		if strings.Contains(Dump(s), " from $") || hasEmptyName(s) {
 			return true
 		}
 		if s.Kind == StmtMacro || s.Kind == StmtDelta {
@@ -97,4 +101,19 @@ func macroTrouble(f *File) bool {
 		}
 	}
 	return uses != len(f.Macros)
+}
+
+// hasEmptyName reports whether a metric or qualifier under n has an empty
+// name.
+func hasEmptyName(n Node) bool {
+	kind, detail, kids := describeNode(n)
+	if (kind == "Metric" && detail == "") || (strings.HasPrefix(kind, "Qualifier") && detail == `""`) {
+		return true
+	}
+	for _, k := range kids {
+		if hasEmptyName(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,7 +9,7 @@ import (
 // order, as pmie reads them: each ends at ";" (or "}"), string macros are
 // expanded by the scanner as soon as they are defined, and a statement with
 // a syntax error is reported and left out while parsing goes on (skipping
-// more input exactly when pmie does, see pmieChecker). File.Diags holds
+// more input exactly when pmie does, see pmieParser). File.Diags holds
 // every diagnostic in the order pmie prints them; PCPPmieText renders them
 // in pmie's words.
 //
@@ -39,7 +39,8 @@ func ParsePmie(name, text string) (f *File) {
 		}
 	}()
 	for s.lx.rd.top() != nil {
-		s.statement()
+		s.file.FinalStmt = s.statement()
+		s.file.FinalErrors = s.errs
 	}
 	return s.file
 }
@@ -72,12 +73,8 @@ func newPmieSession(name, text string) *pmieSession {
 
 // tokSpan is the span of a token, and a note when it came from a macro.
 func (s *pmieSession) diag(t token, msg string, pcp PCPForm) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Src: s.src, Span: s.src.Span(t.start, t.end), Msg: msg, PCP: pcp}
-	for e := t.from; e != nil; e = e.Outer {
-		if e.Ref.Start.IsValid() {
-			d.Notes = append(d.Notes, Note{Src: s.src, Span: e.Ref, Msg: "expanded from macro $" + e.Macro})
-		}
-	}
+	d := &Diagnostic{Severity: Error, Src: s.src, Span: s.src.Span(t.start, t.end), Msg: msg, PCP: pcp,
+		Notes: ExpansionNotes(s.src, t.from)}
 	s.file.Diags = append(s.file.Diags, d)
 	return d
 }
@@ -144,9 +141,11 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 
 // statement parses one statement. pmie keeps what the last reduction of
 // the statement produced: after a stray token, a statement can be reduced
-// once before the error and once more (to nothing) after recovery.
-func (s *pmieSession) statement() {
-	c := &pmieChecker{s: s}
+// once before the error and once more (to nothing) after recovery. It
+// returns the statement kept, if any.
+func (s *pmieSession) statement() *Stmt {
+	c := &pmieParser{s: s}
+	c.next = s.lx.next
 	s.errs, s.header = 0, nil
 	var last *Stmt
 	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
@@ -154,6 +153,7 @@ func (s *pmieSession) statement() {
 	if last != nil {
 		s.file.Stmts = append(s.file.Stmts, last)
 	}
+	return last
 }
 
 // reduce does what pmie does when it has parsed a statement (its
@@ -187,11 +187,17 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 		// macro, but no clean text is left to define it from.
 		return nil
 	}
-	st := s.build(toks, name)
-	if st == nil {
+	if x.x == nil {
+		s.file.Diags = append(s.file.Diags, &Diagnostic{Severity: Error, Src: s.src,
+			Span: s.src.Span(toks[0].start, toks[len(toks)-1].end),
+			Msg:  "internal error: a statement without errors has no syntax tree"})
 		return nil
 	}
-	st.Name, st.Anonymous = n, anon
+	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(toks[len(toks)-1].end, toks[0].start)), From: toks[0].from},
+		Kind: StmtExpr, X: x.x, Name: n, Anonymous: anon}
+	if name != nil {
+		st.NameSpan = s.src.Span(name.start, name.end)
+	}
 	s.classify(st, x)
 	if st.Kind != StmtMacro && st.Kind != StmtDelta {
 		s.rules[n] = true
@@ -199,10 +205,10 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	}
 	m := &macroDef{value: st.X, def: st.X.Where().Span}
 	switch {
-	case x.t&tStr != 0:
+	case x.t&TypeString != 0:
 		m.kind = macroString
 		m.text = Unparen(st.X).(*String).Value
-	case x.t&tBool != 0:
+	case x.t&TypeBool != 0:
 		m.kind = macroBool
 	default:
 		m.kind = macroNumber
@@ -257,10 +263,16 @@ func isPmieConst(x Expr) bool {
 
 // PCPPmieText renders diagnostics of a rule file as pmie prints them on
 // standard error; file is the name pmie was given ("" for standard input).
+// Diagnostics pmie sends to its log (PCP.Notify) are rendered as their
+// reason alone.
 func PCPPmieText(file string, ds Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
-		if !d.PCP.NoHeader {
+		switch {
+		case d.PCP.NoHeader || d.PCP.Notify:
+		case d.PCP.Warning:
+			b.WriteString("pmie: warning - " + pmieWhere(file, d.PCP) + "\n")
+		default:
 			b.WriteString("pmie: syntax error - " + pmieWhere(file, d.PCP) + "\n")
 		}
 		if d.PCP.Reason != "" {
@@ -282,4 +294,26 @@ func pmieWhere(file string, p PCPForm) string {
 		return fmt.Sprintf("near line %d of macro $%s called from %s", p.Line, p.Macro, in)
 	}
 	return fmt.Sprintf("near line %d of %s", p.Line, in)
+}
+
+// PmieLine is the line pmie's scanner has reached when its parser
+// finishes the statement ending at offset end of src: past the ";" and the
+// white space after it; 0 at the end of the file. pmie reports the
+// problems it finds as it builds a statement "near" that line.
+func PmieLine(src *Source, end int) int {
+	t := src.Text
+	i := end
+	for i < len(t) && t[i] != ';' && t[i] != '}' {
+		i++
+	}
+	if i < len(t) {
+		i++
+	}
+	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
+		i++
+	}
+	if i >= len(t) {
+		return 0
+	}
+	return src.Pos(i).Line
 }

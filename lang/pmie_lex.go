@@ -38,17 +38,6 @@ var unitWords = map[string][2]int{
 	"millisec": {1, 2}, "millisecond": {1, 2}, "second": {1, 3}, "minute": {1, 4},
 }
 
-var pmieQuants = map[string]bool{"sum": true, "avg": true, "max": true, "min": true, "count": true, "all": true, "some": true, "%": true}
-var pmieDomains = map[string]bool{"host": true, "inst": true, "sample": true}
-
-// pmieReserved are the words that are operators, not identifiers.
-var pmieReserved = map[string]bool{
-	"true": true, "false": true, "rate": true, "instant": true, "shell": true, "alarm": true,
-	"syslog": true, "print": true, "stomp": true, "rising": true, "falling": true,
-	"match_inst": true, "nomatch_inst": true, "ruleset": true, "else": true, "unknown": true,
-	"otherwise": true,
-}
-
 // macroKind is what a pmie macro holds.
 type macroKind uint8
 
@@ -386,7 +375,7 @@ func (lx *pmieLexer) word(first, behind pchar) token {
 	}
 	lx.rd.prevc(ch)
 	if !quoted {
-		if i := strings.IndexByte(word, '_'); i >= 0 && pmieQuants[word[:i]] && pmieDomains[word[i+1:]] {
+		if i := strings.IndexByte(word, '_'); i >= 0 && isDomainWord(word) {
 			t := lx.tok(tkKeyword, word[:i+1], first, last)
 			d := lx.tok(tkKeyword, word[i:], first, last)
 			lx.ahead = &d

@@ -297,17 +297,16 @@ func pmieShow(x Expr) string {
 		}
 		return x.Op.String() + " (" + pmieShow(x.X) + ")"
 	case *Quant:
-		if x.Kind == QuantPercent {
+		if x.Op == "%" {
 			arg := "(" + pmieShow(x.X) + ")"
 			if _, ok := Unparen(x.X).(*Metric); ok || isPmieConst(x.X) {
 				arg = pmieShow(x.X)
 			}
 			return fmt.Sprintf("pcnt_%s %d%% %s", x.Dom, int(x.Percent+0.5), arg)
 		}
-		k := map[QuantKind]string{QuantSome: "some", QuantAll: "all"}[x.Kind]
-		return k + "_" + x.Dom.String() + " (" + pmieShow(x.X) + ")"
+		return x.Op + "_" + x.Dom.String() + " (" + pmieShow(x.X) + ")"
 	case *Aggr:
-		return x.Kind.String() + "_" + x.Dom.String() + " (" + pmieShow(x.X) + ")"
+		return x.Op + "_" + x.Dom.String() + " (" + pmieShow(x.X) + ")"
 	case *MatchInst:
 		w := "match_inst"
 		if x.Negate {
@@ -319,7 +318,7 @@ func pmieShow(x Expr) string {
 	case *Rule:
 		return pmieShow(x.Cond) + " -> " + pmieShow(x.Action)
 	case *Action:
-		s := x.Kind.String()
+		s := x.Op
 		if x.Holdoff != nil {
 			s += " " + showValue(pmieConst(x.Holdoff))
 		}

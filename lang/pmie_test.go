@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // plainShape renders a tree without positions, macro notes and
@@ -80,9 +82,9 @@ func TestPmieGolden(t *testing.T) {
 // TestPmieCorpus parses the shared corpus rule files, when they are there:
 // no diagnostics, and printing round-trips.
 func TestPmieCorpus(t *testing.T) {
-	files, _ := filepath.Glob("/work/shared/corpus/rules/*.pmie")
+	files, _ := filepath.Glob(filepath.Join(realtest.Corpus(t, "rules"), "*.pmie"))
 	if len(files) == 0 {
-		t.Skip("no shared corpus here")
+		t.Skip("no rule files in the shared corpus")
 	}
 	for _, path := range files {
 		b, err := os.ReadFile(path)

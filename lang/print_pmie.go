@@ -7,28 +7,27 @@ import (
 
 // Printing pmie trees. Text that came from macros is printed expanded.
 
+// pmiePrec is pmie's binding powers, from the operator table.
 var pmiePrec = precTable{
-	binary: map[BinaryOp]int{
-		OpAnd: 2, OpOr: 2, OpSeq: 2, OpAlt: 2,
-		OpLT: 6, OpLE: 6, OpEQ: 6, OpGE: 6, OpGT: 6, OpNE: 6,
-		OpAdd: 7, OpSub: 7, OpMul: 8, OpDiv: 8,
-	},
-	prefix: func(u Unary) int {
-		switch u.Op {
-		case OpNot, OpRising, OpFalling:
-			return 3
+	binary: func() map[BinaryOp]int {
+		m := map[BinaryOp]int{}
+		for name, op := range infixOps {
+			if b, ok := binaryOps[name]; ok {
+				m[b] = op.prec
+			}
 		}
-		return 9
-	},
+		return m
+	}(),
+	prefix:  func(u Unary) int { return prefixOps[u.Op.String()].prec },
 	ternary: 0,
 }
 
 // pmie's binding powers of the nodes it has that derived metrics do not.
-const (
-	precRule  = 1
-	precQuant = 4
-	precMatch = 5
-	precAggr  = 10
+var (
+	precRule  = infixOps["->"].prec
+	precQuant = prefixOps["some_"].prec
+	precMatch = matchOps["match_inst"].prec
+	precAggr  = prefixOps["sum_"].prec
 )
 
 // FormatPmie prints a pmie expression.
@@ -86,18 +85,14 @@ func (p *printer) pmieNode(x Expr, next int) {
 		p.b.WriteString(" -> ")
 		p.expr(x.Action, precRule+1, 0)
 	case *Quant:
-		switch x.Kind {
-		case QuantSome:
-			p.b.WriteString("some_")
-		case QuantAll:
-			p.b.WriteString("all_")
-		default:
-			p.b.WriteString(strconv.FormatFloat(x.Percent, 'g', -1, 64) + "%_")
+		if x.Op == "%" {
+			p.b.WriteString(strconv.FormatFloat(x.Percent, 'g', -1, 64))
 		}
+		p.b.WriteString(x.Op + "_")
 		p.b.WriteString(x.Dom.String() + " ")
 		p.expr(x.X, precQuant+1, next)
 	case *Aggr:
-		p.b.WriteString(x.Kind.String() + "_" + x.Dom.String() + " ")
+		p.b.WriteString(x.Op + "_" + x.Dom.String() + " ")
 		p.expr(x.X, precAggr+1, next)
 	case *MatchInst:
 		w := "match_inst "
@@ -111,7 +106,7 @@ func (p *printer) pmieNode(x Expr, next int) {
 	case *Bool:
 		p.b.WriteString(strconv.FormatBool(x.Value))
 	case *Action:
-		p.b.WriteString(x.Kind.String())
+		p.b.WriteString(x.Op)
 		if x.Holdoff != nil {
 			p.b.WriteString(" " + numberSource(x.Holdoff))
 		}
@@ -183,7 +178,7 @@ func quoteIdent(s string) string {
 			plain = isAlnum(c) || c == '.' || c == '_'
 		}
 		_, unit := unitWords[strings.TrimSuffix(s, "s")]
-		if plain && !unit && !pmieReserved[s] && !isQuantWord(s) {
+		if plain && !unit && !pmieReserved[s] && !isDomainWord(s) {
 			return s
 		}
 	}
@@ -203,11 +198,6 @@ func quoteQuoted(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
-}
-
-func isQuantWord(s string) bool {
-	i := strings.IndexByte(s, '_')
-	return i >= 0 && pmieQuants[s[:i]] && pmieDomains[s[i+1:]]
 }
 
 // quoteString writes a pmie string literal.

@@ -79,6 +79,31 @@ func (t token) describe() string {
 	return tokNames[t.kind]
 }
 
+// lookahead is a parser's one token of lookahead over a scanner (next),
+// keeping the tokens consumed.
+type lookahead struct {
+	next func() token
+	look token
+	have bool
+	toks []token
+}
+
+func (l *lookahead) peek() token {
+	if !l.have {
+		l.look = l.next()
+		l.have = true
+	}
+	return l.look
+}
+
+// take consumes the lookahead.
+func (l *lookahead) take() token {
+	t := l.peek()
+	l.have = false
+	l.toks = append(l.toks, t)
+	return t
+}
+
 // tokenDef is the participle lexer definition: the grammar's token types.
 // Scanning is done by our own scanners, which hand participle a finished
 // token list (see tokenList).

@@ -10,15 +10,18 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // execSender runs a program for each alert: directly, not through a
 // shell, with the alert as JSON on its standard input and PMIE_*
-// variables in its environment.
+// variables in its environment. The program runs in a process group of
+// its own, so that at its timeout it is killed with all its children.
 type execSender struct {
-	cfg ReceiverConfig
+	cfg *ReceiverConfig
 	log func(string)
+	run func(ctx context.Context, r *ReceiverConfig, env []string, stdin []byte) error
 }
 
 // stderrLimit is how much of a program's standard error is kept for the
@@ -30,32 +33,47 @@ func (e *execSender) send(ctx context.Context, a *Alert) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	env := alertEnv(a, e.cfg.Name)
+	if e.run != nil {
+		return e.run(ctx, e.cfg, env, append(body, '\n'))
+	}
+	msg, err := runGroup(ctx, e.cfg, env, append(body, '\n'))
+	if err == nil && msg != "" && e.log != nil {
+		e.log(fmt.Sprintf("alerting: receiver %s: rule %s: %s said: %s", e.cfg.Name, a.Rule, e.cfg.Command[0], msg))
+	}
+	return err
+}
+
+// runGroup runs cfg's command in a process group of its own, with env
+// added to pmie's environment and stdin as its standard input, and
+// returns what it wrote on its standard error. At the timeout the whole
+// group is killed: children the program started (a shell script's
+// commands) do not outlive it.
+func runGroup(ctx context.Context, cfg *ReceiverConfig, env []string, stdin []byte) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	c := exec.CommandContext(ctx, e.cfg.Command[0], e.cfg.Command[1:]...)
-	c.Env = append(os.Environ(), alertEnv(a, e.cfg.Name)...)
-	c.Stdin = bytes.NewReader(append(body, '\n'))
+	c := exec.CommandContext(ctx, cfg.Command[0], cfg.Command[1:]...)
+	c.Env = append(os.Environ(), env...)
+	c.Stdin = bytes.NewReader(stdin)
 	var stderr limitedBuffer
 	c.Stderr = &stderr
-	c.WaitDelay = time.Second // do not wait for a killed program's children
-	err = c.Run()
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = time.Second // stop waiting for output pipes held by stray children
+	err := c.Run()
 	msg := strings.TrimRight(stderr.String(), "\n")
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		if msg != "" && e.log != nil {
-			e.log(fmt.Sprintf("alerting: receiver %s: rule %s: %s said: %s", e.cfg.Name, a.Rule, e.cfg.Command[0], msg))
-		}
-		return nil
+		return msg, nil
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("%s killed after %v", e.cfg.Command[0], e.cfg.Timeout)
+		return msg, fmt.Errorf("%s killed after %v", cfg.Command[0], cfg.Timeout)
+	case errors.As(err, &exit) && msg != "":
+		return msg, fmt.Errorf("%s: %v: %s", cfg.Command[0], err, msg)
 	case errors.As(err, &exit):
-		if msg != "" {
-			return fmt.Errorf("%s: %v: %s", e.cfg.Command[0], err, msg)
-		}
-		return fmt.Errorf("%s: %v", e.cfg.Command[0], err)
+		return msg, fmt.Errorf("%s: %v", cfg.Command[0], err)
 	}
-	return err
+	return msg, err
 }
 
 // alertEnv gives the PMIE_* variables for a: lists are one item a line.

@@ -4,155 +4,201 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopcp/pmie/actions"
 	"github.com/gopcp/pmie/notify/alert"
 )
 
-// sender delivers one alert to a receiver; it must give up when ctx is
-// done.
+// sender delivers one fired action's alert to an exec or webhook
+// receiver; it must give up when ctx is done.
 type sender interface {
 	send(ctx context.Context, a *Alert) error
 }
 
 // Options are what a Notifier needs from its caller.
 type Options struct {
-	// Log reports failures to send, drops and bad conditions; it may be
-	// called from any goroutine.
+	// Log reports failures to send, drops, recoveries and bad
+	// conditions; it may be called from any goroutine.
 	Log func(msg string)
 	// Client makes HTTP requests; nil uses a client of its own (each
 	// request has its receiver's timeout).
 	Client *http.Client
+	// Now is the clock alerts are sent by (endsAt is worked out from it
+	// as each is sent); nil is the real clock. When replaying archives
+	// it should follow the evaluations (see Replay).
+	Now func() time.Time
+	// Replay says evaluation follows an archive's clock, not the real
+	// one: Alertmanager's endsAt follows the latest evaluation.
+	Replay bool
+	// Exec runs an exec receiver's program; nil runs it (see execSender).
+	Exec func(ctx context.Context, r *ReceiverConfig, env []string, stdin []byte) error
+
+	senders map[string]sender // tests: senders for exec and webhook receivers, by name
 }
 
 // Notifier routes alerts to receivers and sends them in the background,
-// each receiver from its own bounded queue.
+// each receiver from its own bounded queue, and keeps Alertmanager told
+// of the alerts of the rules it tracks: firing while the rule is true,
+// resolved when it stops (see lifecycle.go). Its configuration can be
+// replaced while it runs (Apply): receivers whose settings are unchanged
+// carry on with their queues and counts.
 type Notifier struct {
-	cfg     *Config
+	opt     Options
 	log     func(string)
-	workers map[string]*worker
-	wg      sync.WaitGroup
-	ctx     context.Context // for sending; cancelled when Close gives up
-	cancel  context.CancelFunc
 	badCond atomic.Int64 // conditions that failed to run
-}
+	evalNow atomic.Int64 // latest evaluation, unix nanoseconds (Replay)
 
-type worker struct {
-	name         string
-	q            *queue
-	s            sender
-	sent, failed atomic.Int64
-}
-
-// Stats counts what happened to one receiver's alerts.
-type Stats struct {
-	Sent, Failed, Dropped, Waiting int
+	mu        sync.Mutex
+	cfg       *Config
+	recvs     map[string]*receiver
+	track     map[string]*tracked // by rule key
+	stopBeats func()
+	beatStart map[string]time.Time // when each heartbeat first beat
+	closed    bool
+	retired   sync.WaitGroup // receivers replaced, still sending
 }
 
 // New starts a Notifier for cfg.
 func New(cfg *Config, opt Options) *Notifier {
-	client := opt.Client
-	if client == nil {
-		client = &http.Client{}
+	if opt.Client == nil {
+		opt.Client = &http.Client{}
 	}
-	senders := map[string]sender{}
-	for _, r := range cfg.Receivers {
-		switch r.Type {
-		case "exec":
-			senders[r.Name] = &execSender{cfg: r, log: opt.Log}
-		case "webhook":
-			senders[r.Name] = &webhook{cfg: r, client: client}
-		case "alertmanager":
-			senders[r.Name] = newAlertmanager(r, client)
+	if opt.Log == nil {
+		opt.Log = func(string) {}
+	}
+	n := &Notifier{opt: opt, log: opt.Log, recvs: map[string]*receiver{}, track: map[string]*tracked{},
+		beatStart: map[string]time.Time{}}
+	if opt.Now == nil {
+		n.opt.Now = time.Now
+		if opt.Replay {
+			n.opt.Now = func() time.Time { return time.Unix(0, n.evalNow.Load()) }
 		}
 	}
-	return start(cfg, opt.Log, senders)
-}
-
-// start runs a worker for each receiver of cfg, sending with senders.
-func start(cfg *Config, log func(string), senders map[string]sender) *Notifier {
-	if log == nil {
-		log = func(string) {}
-	}
-	n := &Notifier{cfg: cfg, log: log, workers: map[string]*worker{}}
-	n.ctx, n.cancel = context.WithCancel(context.Background())
-	for _, r := range cfg.Receivers {
-		w := &worker{name: r.Name, q: newQueue(r.Queue), s: senders[r.Name]}
-		n.workers[r.Name] = w
-		n.wg.Add(1)
-		go n.run(w)
-	}
+	n.Apply(cfg)
 	return n
 }
 
-// Notify routes the alert for ev to its receivers' queues. It never waits
-// for a receiver: it is called by the evaluator as each action fires.
-func (n *Notifier) Notify(ev *actions.Event) {
-	n.Send(FromEvent(ev, n.cfg.Labels))
+// Apply puts cfg in force. Receivers whose settings are unchanged keep
+// running; the others are started, and those no longer configured finish
+// sending what they hold in the background (within shutdown_timeout).
+func (n *Notifier) Apply(cfg *Config) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return
+	}
+	if n.stopBeats != nil {
+		n.stopBeats()
+	}
+	old := n.recvs
+	n.recvs = map[string]*receiver{}
+	for i := range cfg.Receivers {
+		rc := &cfg.Receivers[i]
+		if r := old[rc.Name]; r != nil && reflect.DeepEqual(r.cfg, *rc) {
+			n.recvs[rc.Name] = r
+			delete(old, rc.Name)
+			continue
+		}
+		n.recvs[rc.Name] = n.startReceiver(*rc)
+	}
+	for _, r := range old {
+		n.retire(r, cfg.ShutdownTimeout)
+	}
+	relabel := n.cfg != nil && !reflect.DeepEqual(n.cfg.Labels, cfg.Labels)
+	n.cfg = cfg
+	n.retrack(relabel)
+	n.stopBeats = startHeartbeats(cfg, n.beat)
 }
 
-// Send routes a to its receivers' queues.
-func (n *Notifier) Send(a *Alert) {
-	names, errs := match(n.cfg.Routes, n.cfg.Default, a)
+// retire stops a receiver that is no longer configured, letting it send
+// what it holds within timeout.
+func (n *Notifier) retire(r *receiver, timeout time.Duration) {
+	n.retired.Add(1)
+	go func() {
+		defer n.retired.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		r.close(ctx)
+	}()
+}
+
+// Route gives the receivers for a, as the routes in force say, leaving
+// out those of routes muted now.
+func (n *Notifier) route(cfg *Config, a *Alert) []string {
+	names, errs := match(cfg, a, n.opt.Now())
 	for _, e := range errs {
 		if c := n.badCond.Add(1); alert.IsPowerOf10(c) {
 			n.log(fmt.Sprintf("alerting: %s: routes[%d].condition: %v (%d failures so far; the route is skipped)",
-				n.cfg.File, e.route, e.err, c))
+				cfg.File, e.route, e.err, c))
 		}
 	}
-	for _, name := range names {
-		w := n.workers[name]
-		if d := w.q.push(a); alert.IsPowerOf10(int64(d)) {
-			n.log(fmt.Sprintf("alerting: receiver %s: queue full, oldest alert dropped (%d dropped so far)", name, d))
+	return names
+}
+
+// Send routes a fired action's alert to its receivers' queues (exec and
+// webhook receivers get it as it is; see Evaluated for Alertmanager).
+// It never waits for a receiver.
+func (n *Notifier) Send(a *Alert) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, name := range n.route(n.cfg, a) {
+		if r := n.recvs[name]; r != nil && r.q != nil {
+			r.push(a, n.log)
 		}
 	}
 }
 
-func (n *Notifier) run(w *worker) {
-	defer n.wg.Done()
-	for {
-		a, ok := w.q.pop()
-		if !ok {
-			return
-		}
-		if n.ctx.Err() != nil {
-			w.failed.Add(1)
-			continue
-		}
-		if err := w.s.send(n.ctx, a); err != nil {
-			w.failed.Add(1)
-			n.log(fmt.Sprintf("alerting: receiver %s: rule %s: %v", w.name, a.Rule, err))
-			continue
-		}
-		w.sent.Add(1)
-	}
+// Notify sends the alert for a fired action as Send does.
+func (n *Notifier) Notify(ev *actions.Event) { n.Send(n.AlertFor(ev)) }
+
+// AlertFor makes the alert for a fired action, with the labels in force.
+// It computes the action's bindings, so it must be called while the
+// rule's values are current.
+func (n *Notifier) AlertFor(ev *actions.Event) *Alert {
+	n.mu.Lock()
+	labels := n.cfg.Labels
+	n.mu.Unlock()
+	return FromEvent(ev, labels)
 }
 
 // Close stops taking alerts and sends those queued, giving up when ctx is
 // done or the configuration's shutdown_timeout has passed; it reports the
-// alerts that were dropped or not sent.
+// alerts that were dropped or not sent. Alerts firing in Alertmanager are
+// left firing: pmie stopping does not mean their rules stopped being
+// true (Alertmanager resolves them at their endsAt if pmie does not come
+// back).
 func (n *Notifier) Close(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, n.cfg.ShutdownTimeout)
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	if n.stopBeats != nil {
+		n.stopBeats()
+	}
+	recvs := n.recvs
+	timeout := n.cfg.ShutdownTimeout
+	n.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	for _, w := range n.workers {
-		w.q.close()
+	var wg sync.WaitGroup
+	for _, r := range recvs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.close(ctx)
+		}()
 	}
-	done := make(chan struct{})
-	go func() {
-		n.wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		n.cancel() // senders give up; what is left is counted as failed
-		<-done
-	}
-	n.cancel()
+	wg.Wait()
+	n.retired.Wait()
 	lost := 0
-	for _, s := range n.Stats() {
+	for _, r := range recvs {
+		s := r.stats()
 		lost += s.Dropped + s.Failed
 	}
 	if lost > 0 {
@@ -161,12 +207,25 @@ func (n *Notifier) Close(ctx context.Context) error {
 	return nil
 }
 
+// Stats counts what happened to one receiver's alerts.
+type Stats struct {
+	Sent, Failed, Dropped, Waiting int
+}
+
 // Stats gives each receiver's counts.
 func (n *Notifier) Stats() map[string]Stats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	out := map[string]Stats{}
-	for name, w := range n.workers {
-		waiting, dropped := w.q.counts()
-		out[name] = Stats{Sent: int(w.sent.Load()), Failed: int(w.failed.Load()), Dropped: dropped, Waiting: waiting}
+	for name, r := range n.recvs {
+		out[name] = r.stats()
 	}
 	return out
+}
+
+// Config is the configuration in force.
+func (n *Notifier) Config() *Config {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.cfg
 }

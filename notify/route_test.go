@@ -14,10 +14,10 @@ import (
 const routeConfig = `
 labels: {team: ops}
 receivers:
-  - {name: a, type: exec, command: [x]}
-  - {name: b, type: exec, command: [x]}
-  - {name: c, type: exec, command: [x]}
-  - {name: d, type: exec, command: [x]}
+  - {name: a, type: exec, command: [/bin/true]}
+  - {name: b, type: exec, command: [/bin/true]}
+  - {name: c, type: exec, command: [/bin/true]}
+  - {name: d, type: exec, command: [/bin/true]}
 routes:
   - {name: disks, condition: 'rule startsWith "disk"', receivers: [a], continue: true}
   - {name: hot, condition: 'any(values, # > 0.9)', receivers: [b]}
@@ -52,7 +52,7 @@ func TestRoutes(t *testing.T) {
 			if a.Hosts == nil {
 				a.Hosts = []string{}
 			}
-			names, errs := match(cfg.Routes, cfg.Default, &a)
+			names, errs := match(cfg, &a, time.Now())
 			if got := strings.Join(names, " "); got != c.want || len(errs) != c.errs {
 				t.Errorf("receivers %q with %d errors %v, want %q with %d", got, len(errs), errs, c.want, c.errs)
 			}
@@ -61,8 +61,8 @@ func TestRoutes(t *testing.T) {
 }
 
 func TestNoDefaultDrops(t *testing.T) {
-	cfg := mustParse(t, "receivers: [{name: a, type: exec, command: [x]}]\nroutes: [{condition: 'false', receivers: [a]}]\n")
-	if names, _ := match(cfg.Routes, cfg.Default, &Alert{}); len(names) != 0 {
+	cfg := mustParse(t, "receivers: [{name: a, type: exec, command: [/bin/true]}]\nroutes: [{condition: 'false', receivers: [a]}]\n")
+	if names, _ := match(cfg, &Alert{}, time.Now()); len(names) != 0 {
 		t.Errorf("matched %q", names)
 	}
 }
@@ -94,8 +94,8 @@ func (g *gate) send(ctx context.Context, a *Alert) error {
 func TestSlowReceiver(t *testing.T) {
 	cfg := mustParse(t, `
 receivers:
-  - {name: slow, type: exec, command: [x], queue: 2}
-  - {name: fast, type: exec, command: [x]}
+  - {name: slow, type: exec, command: [/bin/true], queue: 2}
+  - {name: fast, type: exec, command: [/bin/true]}
 routes:
   - {receivers: [slow, fast]}
 `)
@@ -104,10 +104,10 @@ routes:
 	close(fast.release)
 	var logs []string
 	var mu sync.Mutex
-	n := start(cfg, func(m string) { mu.Lock(); logs = append(logs, m); mu.Unlock() },
-		map[string]sender{"slow": slow, "fast": fast})
+	n := New(cfg, Options{Log: func(m string) { mu.Lock(); logs = append(logs, m); mu.Unlock() },
+		senders: map[string]sender{"slow": slow, "fast": fast}})
 	ev := func(i int) *actions.Event {
-		return &actions.Event{Kind: actions.Print, Rule: "r", Message: fmt.Sprint(i)}
+		return &actions.Event{Kind: actions.Print, Rule: "r", Text: []byte(fmt.Sprint(i))}
 	}
 	n.Notify(ev(0))
 	if m := <-slow.started; m != "0" { // the slow receiver is now stuck on 0
@@ -144,18 +144,18 @@ routes:
 // TestCloseDeadline checks that Close gives up on a stuck receiver when
 // its context ends, counting what was not sent.
 func TestCloseDeadline(t *testing.T) {
-	cfg := mustParse(t, "receivers: [{name: stuck, type: exec, command: [x]}]\ndefault_receiver: stuck\n")
+	cfg := mustParse(t, "receivers: [{name: stuck, type: exec, command: [/bin/true]}]\ndefault_receiver: stuck\n")
 	g := &gate{started: make(chan string, 10), release: make(chan struct{})}
-	n := start(cfg, nil, map[string]sender{"stuck": g})
-	n.Notify(&actions.Event{Message: "a"})
-	n.Notify(&actions.Event{Message: "b"})
+	n := New(cfg, Options{senders: map[string]sender{"stuck": g}})
+	n.Notify(&actions.Event{Text: []byte("a")})
+	n.Notify(&actions.Event{Text: []byte("b")})
 	<-g.started
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := n.Close(ctx); err == nil || err.Error() != "alerting: 2 alerts were dropped or could not be sent" {
 		t.Errorf("Close: %v", err)
 	}
-	n.Notify(&actions.Event{Message: "c"}) // after Close: dropped, no panic
+	n.Notify(&actions.Event{Text: []byte("c")}) // after Close: dropped, no panic
 	if s := n.Stats()["stuck"]; s.Failed != 2 || s.Dropped != 1 || s.Sent != 0 {
 		t.Errorf("stats %+v", s)
 	}

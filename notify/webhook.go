@@ -12,25 +12,28 @@ import (
 
 // webhook POSTs each alert as JSON.
 type webhook struct {
-	cfg    ReceiverConfig
+	cfg    *ReceiverConfig
 	client *http.Client
 }
 
 func (w *webhook) send(ctx context.Context, a *Alert) error {
-	body, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	return post(ctx, w.client, w.cfg, w.cfg.URL, body)
+	return post(ctx, w.client, w.cfg, w.cfg.URLs[0], func() ([]byte, error) { return json.Marshal(a) })
 }
 
-// post sends body to url, trying again after failures that may pass
-// (network errors, 5xx and 429) with the receiver's backoff doubled each
-// time.
-func post(ctx context.Context, client *http.Client, cfg ReceiverConfig, url string, body []byte) error {
+// maxBackoff bounds the wait between two attempts.
+const maxBackoff = time.Hour
+
+// post sends the body made by body (again for each attempt) to url,
+// trying again after failures that may pass (network errors, 5xx and
+// 429) with the receiver's backoff doubled each time.
+func post(ctx context.Context, client *http.Client, cfg *ReceiverConfig, url string, body func() ([]byte, error)) error {
 	wait := cfg.Backoff
 	for try := 0; ; try++ {
-		again, err := postOnce(ctx, client, cfg, url, body)
+		b, err := body()
+		if err != nil {
+			return err
+		}
+		again, err := postOnce(ctx, client, cfg, url, b)
 		if err == nil {
 			return nil
 		}
@@ -47,12 +50,12 @@ func post(ctx context.Context, client *http.Client, cfg ReceiverConfig, url stri
 			return fmt.Errorf("%v (gave up: %v)", err, ctx.Err())
 		case <-t.C:
 		}
-		wait *= 2
+		wait = min(2*wait, maxBackoff)
 	}
 }
 
 // postOnce makes one request; again says whether a failure may pass.
-func postOnce(ctx context.Context, client *http.Client, cfg ReceiverConfig, url string, body []byte) (again bool, err error) {
+func postOnce(ctx context.Context, client *http.Client, cfg *ReceiverConfig, url string, body []byte) (again bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))

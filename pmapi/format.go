@@ -33,6 +33,8 @@ func FormatValue(a Atom, minwidth int, loc *time.Location) string {
 		return EventSummary(a, loc)
 	case TypeNoSupport:
 		return "pmPrintValue: bogus value, metric Not Supported\n"
+	case TypeUnknown:
+		return formatStored(a, minwidth)
 	}
 	return fmt.Sprintf("pmPrintValue: unknown value type=%d\n", int32(a.Type))
 }
@@ -47,6 +49,24 @@ func cString(s string) string {
 
 // isCPrint is isprint(3) in the C locale.
 func isCPrint(c byte) bool { return c >= 0x20 && c < 0x7f }
+
+// formatStored prints a Mismatch atom as pmPrintValue prints a value it
+// cannot convert: an insitu value as an unsigned integer, a float (NaNs
+// left out) and in hex; a value block as formatBlob does.
+func formatStored(a Atom, minwidth int) string {
+	insitu, lval, block := a.Stored()
+	if !insitu {
+		return formatBlob(block, minwidth)
+	}
+	s := padLeft(strconv.FormatUint(uint64(lval), 10), minwidth)
+	if f := math.Float32frombits(lval); !math.IsNaN(float64(f)) {
+		s += " " + padLeft(FormatG(float64(f), 8), minwidth)
+	}
+	if minwidth > 2 {
+		minwidth -= 2
+	}
+	return s + " 0x" + padLeft(strconv.FormatUint(uint64(lval), 16), minwidth)
+}
 
 // formatBlob prints the bytes of an aggregate as pmPrintValue does: a
 // value of 8 bytes also as a 64-bit unsigned integer and a double, one of

@@ -441,8 +441,23 @@ func (ns *Namespace) find(name string) *nsNode {
 }
 
 // LookupName is pmLookupName in the namespace.
+// A name below the root of a dynamic subtree gives the root's PMID, as
+// libpcp's does for every context but a local one: the trigger for pmcd
+// to ask the PMDA (an archive has no metric of that PMID).
 func (ns *Namespace) LookupName(name string) (PMID, error) {
 	n := ns.find(name)
+	if n == nil && name != "" {
+		for p := name; ; {
+			i := strings.LastIndexByte(p, '.')
+			if i < 0 {
+				break
+			}
+			p = p[:i]
+			if d := ns.find(p); d != nil && d.pmid != PMIDNull && d.pmid.Domain() == dynamicDomain {
+				return d.pmid, nil
+			}
+		}
+	}
 	if n == nil || name == "" {
 		return PMIDNull, ErrName
 	}

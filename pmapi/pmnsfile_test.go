@@ -51,6 +51,16 @@ synth.disk {
 	if id, _ := ns.LookupName("dyn"); id != NewPMID(511, 99, 0) {
 		t.Errorf("dyn = %v, want the dynamic root 511.99.0", id)
 	}
+	for _, name := range []string{"dyn.a", "dyn.a.b.c"} {
+		if id, err := ns.LookupName(name); err != nil || id != NewPMID(511, 99, 0) {
+			t.Errorf("%s = %v, %v, want the dynamic root's PMID as libpcp gives", name, id, err)
+		}
+	}
+	for _, name := range []string{"synth.load.x", "other.x", "nothere.x"} {
+		if _, err := ns.LookupName(name); err != ErrName {
+			t.Errorf("%s: %v, want ErrName", name, err)
+		}
+	}
 	if all, _ := ns.NameAll(NewPMID(1, 2, 3)); !reflect.DeepEqual(all, []string{"other", "synth.alias"}) {
 		t.Errorf("NameAll(1.2.3) = %q", all)
 	}

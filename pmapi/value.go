@@ -35,6 +35,28 @@ func String(s string) Atom { return Atom{Type: TypeString, str: s} }
 // Blob makes an Atom of type t (an aggregate or event type) holding b.
 func Blob(t Type, b string) Atom { return Atom{Type: t, str: b} }
 
+// Mismatch is a value stored otherwise than its metric's descriptor says
+// (an insitu value of a 64-bit metric, a value block of another type or
+// size), which libpcp cannot convert and prints in its fallback form: an
+// atom of TypeUnknown holding the stored form, the 32-bit value of an
+// insitu one or else the bytes of the value block as libpcp holds them.
+func Mismatch(insitu bool, lval uint32, block string) Atom {
+	a := Atom{Type: TypeUnknown, num: uint64(lval), str: block}
+	if insitu {
+		a.num |= insituFlag
+	}
+	return a
+}
+
+// insituFlag marks a Mismatch atom whose value was insitu.
+const insituFlag = 1 << 32
+
+// Stored is how a Mismatch atom's value was stored: insitu with its
+// 32-bit value, or as the bytes of a value block.
+func (a Atom) Stored() (insitu bool, lval uint32, block string) {
+	return a.num&insituFlag != 0, uint32(a.num), a.str
+}
+
 // Int64 is the value of a signed integer atom (or an unsigned one,
 // reinterpreted).
 func (a Atom) Int64() int64 { return int64(a.num) }

@@ -6,24 +6,31 @@ import (
 )
 
 // kinds maps the evaluator's action operators to action kinds.
-var kinds = map[eval.Op]actions.Kind{
+var kinds = [...]actions.Kind{
 	eval.OpShell: actions.Shell, eval.OpAlarm: actions.Alarm, eval.OpSyslog: actions.Syslog,
 	eval.OpPrint: actions.Print, eval.OpStomp: actions.Stomp,
 }
 
-// Actor adapts an action runner to the evaluator.
+// Actor adapts an action runner to the evaluator. It reuses one Event for
+// every action (the evaluator reuses its Firing likewise), so that running
+// an action allocates nothing; the actor is for one evaluator at a time.
 func Actor(r *actions.Runner) eval.Actor {
+	var cur *eval.Firing
+	bindings := func() []actions.Binding {
+		var out []actions.Binding
+		for _, b := range cur.Bindings() {
+			out = append(out, actions.Binding{Host: b.Host, Conn: b.Conn, Inst: b.Inst, Value: b.Value})
+		}
+		return out
+	}
+	ev := &actions.Event{}
 	return func(f *eval.Firing) eval.Truth {
-		ev := &actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Message: f.Message,
-			Priority: f.Priority, Tag: f.Tag,
-			Bindings: func() []actions.Binding {
-				var out []actions.Binding
-				for _, b := range f.Bindings() {
-					out = append(out, actions.Binding{Host: b.Host, Conn: b.Conn, Inst: b.Inst, Value: b.Value})
-				}
-				return out
-			}}
-		if r.Run(ev) {
+		cur = f
+		*ev = actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Text: f.Text,
+			Priority: f.Priority, Tag: f.Tag, Err: f.Err, Bindings: bindings}
+		ok := r.Run(ev)
+		cur = nil
+		if ok {
 			return eval.True
 		}
 		return eval.False
@@ -31,15 +38,24 @@ func Actor(r *actions.Runner) eval.Actor {
 }
 
 // Prepare checks an action's arguments when its rule is built: syslog's -p
-// and -t options are taken out of them, with pmie's warnings.
+// and -t options are taken out of them, with pmie's warnings, and a shell
+// action's values are to be quoted (actions.ShellQuoter), so that no
+// value can change the command that runs.
 func Prepare(op eval.Op, args []string) eval.Prepared {
+	p := PrepareRawShell(op, args)
+	if op == eval.OpShell {
+		p.Quoter = &actions.ShellQuoter{}
+	}
+	return p
+}
+
+// PrepareRawShell is Prepare with pmie's unsafe shell actions: their values
+// go into the command as they are, so a crafted instance name can run
+// commands (pmie --raw-shell-values).
+func PrepareRawShell(op eval.Op, args []string) eval.Prepared {
 	p := eval.Prepared{Args: args}
 	if op == eval.OpSyslog {
-		var warns []string
-		p.Args, p.Priority, p.Tag, warns = actions.SyslogArgs(args)
-		for _, w := range warns {
-			p.Diags = append(p.Diags, eval.Diag{Warning: true, Msg: w})
-		}
+		p.Args, p.Priority, p.Tag, p.Warnings = actions.SyslogArgs(args)
 	}
 	return p
 }

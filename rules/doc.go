@@ -7,13 +7,72 @@
 // doubling up to the interval), tries lost hosts again in the background
 // at every evaluation (without libpcp's 5-80 s reconnection back-off, so
 // a host's values come back within two evaluations of its return), reports
-// hosts lost, back and never reached in pmie's words (Hosts), prints values for -v, -V and -W, and adapts actions.Runner to the
-// evaluator.
+// hosts lost, back and never reached in pmie's words (Hosts), prints
+// values for -v, -V and -W (and hands each evaluation to an observer,
+// Config.Evaluated, for rule unit tests), and adapts actions.Runner to the
+// evaluator. CompileText loads a rule file into a program with pmie's
+// messages, for pmie and for pmietest alike (or hands each diagnostic,
+// lang's and eval's alike, to Loading.Diag).
+//
+// Reloads are transactions (Reloader): a LoadFunc reads and checks every
+// file of the configuration (rule files with CheckText, which collects
+// every problem as file:line:col with a caret; derived metric files; the
+// daemon's file) without changing anything; on any error the whole
+// running configuration stays in force and the error is logged and
+// counted; only a configuration checked in full (a Candidate) replaces
+// it, in one step between two evaluations (Engine.Reload wakes the
+// engine from its wait, so a long interval does not delay it). Reloads
+// come from a Watcher (fsnotify on the files' directories, so that
+// editors' rename-over saves are seen, debounced), SIGUSR1 and the HTTP
+// endpoint's POST /-/reload, one at a time; a file change after which no
+// file's contents differ does nothing.
 //
 // Compiled rules keep their mutable state (sample history, rising and
-// falling memory, holdoff times) in their runtime trees; Engine.Reload
-// carries a rule's tree over to a reloaded program when the rule's Key
-// (its text, name and interval) is unchanged.
+// falling memory, holdoff times) in their runtime trees (package eval
+// builds them so); a reload carries a rule's tree over to the new program
+// when the rule's Key (its text, name and interval) is unchanged, in place
+// of the tree compiled for it, as Prometheus's CopyState carries a rule's
+// state into its reloaded group; the new rule's task keeps the old task's
+// schedule, so a reload causes no extra evaluation, and rules gone are
+// reported (Config.Removed) so that their alerts resolve.
+//
+// A task's rules are an eval.Group: their common sub-expressions (a
+// metric several rules read, a comparison repeated) are computed once a
+// step for all (eval.Regroup), and a metric they share is delivered to
+// once. The state of a shared sub-expression is carried over a reload
+// with the trees of the unchanged rules that share it; rules new at a
+// reload share among themselves, and a node that unchanged rules now in
+// different tasks shared is copied, with its state, for each.
+//
+// One process or two. pmie runs alerting and the HTTP endpoint in a
+// second process, pmie-notify, which it starts and supervises
+// (cmd/pmie/helper.go): one process would be simpler (no messages between
+// processes, no restarts), but does not fit pmie's memory budget, peak RSS
+// of archive replay on the benchmark (/work/shared/tools/bench-vs-pmie.sh)
+// within 2.5x real pmie's. Measured on this machine (real pmie 6.9 MB):
+// pmie alone 13.0-13.2 MB (1.90x); one process with alerting (expr,
+// viper, robfig/cron, net/http client) and the HTTP endpoint (net/http
+// server, html/template) linked in 18.9 MB (2.72x), whether they are used
+// or not: Go runs every linked package's initialisation, and the kernel
+// maps the binary's pages around every page touched, so resident size
+// follows the binary's size (20 MB against 8.3 MB); with
+// prometheus/client_golang too, 4.3 MB more. Keeping only the HTTP endpoint
+// in pmie (net/http and crypto/tls come with it) still gave 17.2 MB
+// (2.47x), no margin. So pmie links neither net/http, viper, expr nor cron
+// (cmd/pmie's TestAlertingStaysOutside keeps it so) and measures 13.2 MB
+// (1.9x); pmie-notify reads the daemon configuration (pmie asks it to
+// check the file and gets the settings it needs), routes and sends alerts,
+// runs the schedules, and serves the HTTP endpoint from snapshots pmie
+// gives it on request. pmie tells it every evaluation of a rule with
+// actions, so alerts follow the rules (firing while true whatever the
+// holdoff, resolved when false); if it dies or stops answering pings pmie
+// starts it again and tells it the configuration and the rules firing,
+// so alerting never stops for good.
+//
+// Stats counts the engine's work, per rule (evaluations, true, false,
+// unknown, actions run) and for the process, as pmie keeps it for pmcd's
+// pmcd.pmie metrics; a rule's counts are kept by its Key, so they too
+// carry over a reload.
 //
 // Clock, sleep, fetch (through OpenFunc) and notification are passed in as
 // function types.

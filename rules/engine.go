@@ -64,6 +64,19 @@ type Config struct {
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
+
+	// Stats receives the engine's counts of its work; nil makes new ones
+	// (see Engine.Stats).
+	Stats *Stats
+
+	// Evaluated, if set, is called after each evaluation of a group of
+	// rules sharing an interval, with its time, before their values are
+	// printed: observers (rule unit tests, alerting) read the rules'
+	// values then (their Truth and Bindings too).
+	Evaluated func(now float64, rules []*eval.Rule)
+	// Removed, if set, is called at a reload with the rules that are no
+	// longer in force.
+	Removed func(rules []*eval.Rule, now float64)
 }
 
 // retryMin is pmie's first retry interval for unavailable hosts and
@@ -79,9 +92,12 @@ type Engine struct {
 	out   *bufio.Writer
 	line  []byte
 	hosts *Hosts
+	stats *Stats
 
 	mu      sync.Mutex
-	pending *reload
+	pending *pending
+	wake    func() // ends the wait for the next evaluation, if waiting
+	stopped bool
 }
 
 // New groups the rules of prog into tasks by sample interval, as pmie
@@ -89,9 +105,12 @@ type Engine struct {
 // intervals are equal. b is the builder that bound the rules; it is used
 // again to retry metrics whose metadata was unavailable.
 func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
-	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: cfg.Hosts}
+	e := &Engine{cfg: cfg, b: b, rt: b.Env.Runtime, hosts: cfg.Hosts, stats: cfg.Stats}
 	if e.hosts == nil {
 		e.hosts = NewHosts(cfg.Notify, cfg.Quiet)
+	}
+	if e.stats == nil {
+		e.stats = NewStats()
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
@@ -101,25 +120,42 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	} else {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
 	}
-	e.tasks = groupTasks(prog)
+	e.tasks = groupTasks(prog, e.stats.load(prog, b.Rules()), func(*eval.Rule) bool { return true })
 	return e
 }
 
-// groupTasks puts the rules of prog into tasks by interval.
-func groupTasks(prog *eval.Program) []*task {
+// groupTasks puts the rules of prog, with their counts, into tasks by
+// interval, and has the rules of each task share their common
+// sub-expressions (eval.Regroup) where fresh says they are new.
+func groupTasks(prog *eval.Program, stats []*RuleStats, fresh func(*eval.Rule) bool) []*task {
 	var tasks []*task
 	for _, r := range prog.Rules {
 		var t *task
 		if n := len(tasks); n > 0 && tasks[n-1].delta == r.Delta {
 			t = tasks[n-1]
 		} else {
-			t = &task{nth: len(tasks), delta: r.Delta}
+			t = &task{nth: len(tasks), delta: r.Delta, group: &eval.Group{}}
 			tasks = append(tasks, t)
 		}
-		t.add(r)
+		t.group.Rules = append(t.group.Rules, r)
+	}
+	groups := make([]*eval.Group, len(tasks))
+	for i, t := range tasks {
+		groups[i] = t.group
+	}
+	eval.Regroup(groups, fresh)
+	i := 0
+	for _, t := range tasks {
+		for _, r := range t.group.Rules {
+			t.add(r, stats[i])
+			i++
+		}
 	}
 	return tasks
 }
+
+// Stats is the engine's count of its work.
+func (e *Engine) Stats() *Stats { return e.stats }
 
 // Tasks is the number of distinct schedules.
 func (e *Engine) Tasks() int { return len(e.tasks) }
@@ -160,6 +196,7 @@ func interval(delta float64) time.Duration {
 // mode).
 func (e *Engine) Run(ctx context.Context) error {
 	defer e.out.Flush()
+	defer e.finish()
 	if len(e.tasks) == 0 {
 		return nil
 	}
@@ -207,8 +244,18 @@ func (e *Engine) evalStep(s *step) error {
 // evalTask evaluates a task's rules on the values delivered to them and
 // prints their values.
 func (e *Engine) evalTask(t *task, now float64) {
-	for _, r := range t.rules {
-		r.Eval(e.rt)
+	t.group.Begin()
+	for i, r := range t.rules {
+		st := t.stats[i]
+		e.rt.Tally = st
+		if r.Eval(e.rt) {
+			st.evaluated()
+		}
+	}
+	e.rt.Tally = nil
+	e.stats.changed()
+	if e.cfg.Evaluated != nil {
+		e.cfg.Evaluated(now, t.rules)
 	}
 	if e.cfg.Verbose > 0 {
 		e.printValues(t, now)
@@ -218,13 +265,17 @@ func (e *Engine) evalTask(t *task, now float64) {
 // printValues writes each rule's value as -v, -V or -W asks.
 func (e *Engine) printValues(t *task, now float64) {
 	b := e.line[:0]
-	stamp := ""
-	if e.cfg.ShowTime && e.cfg.TimeString != nil {
-		stamp = " (" + e.cfg.TimeString(now) + ")"
+	stamp, timed := "", e.cfg.ShowTime && e.cfg.TimeString != nil
+	if timed {
+		stamp = e.cfg.TimeString(now)
 	}
 	for _, r := range t.rules {
 		b = append(b, r.Name...)
-		b = append(b, stamp...)
+		if timed {
+			b = append(b, " ("...)
+			b = append(b, stamp...)
+			b = append(b, ')')
+		}
 		b = append(b, ": "...)
 		switch e.cfg.Verbose {
 		case 1:

@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,6 +91,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 		if r := e.takeReload(); r != nil {
 			e.applyReload(r, e.realNow())
 			q = append(q[:0], e.tasks...)
+			slices.SortStableFunc(q, func(a, b *task) int { return cmp.Compare(a.when, b.when) })
 			if len(q) == 0 {
 				break
 			}
@@ -98,8 +101,10 @@ func (e *Engine) runLive(ctx context.Context) error {
 		if now > e.cfg.Stop {
 			break
 		}
-		if err := e.cfg.Sleep(ctx, timeOf(now)); err != nil {
+		if woken, err := e.sleep(ctx, timeOf(now)); err != nil {
 			return nil
+		} else if woken {
+			continue // a reload is waiting
 		}
 		if t.retry > 0 {
 			e.enable(t)
@@ -127,6 +132,33 @@ func (e *Engine) runLive(ctx context.Context) error {
 		q = enqueue(q[1:], t)
 	}
 	return nil
+}
+
+// sleep waits until the time of the next evaluation, or until ctx is
+// done (returning its error), or until a reload is waiting (woken).
+func (e *Engine) sleep(ctx context.Context, until time.Time) (woken bool, err error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	e.mu.Lock()
+	if e.pending != nil {
+		e.mu.Unlock()
+		return true, nil
+	}
+	reload := false
+	e.wake = func() { reload = true; cancel() } // called with e.mu held
+	e.mu.Unlock()
+	err = e.cfg.Sleep(sctx, until)
+	e.mu.Lock()
+	e.wake = nil
+	woken = reload
+	e.mu.Unlock()
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if woken {
+		return true, nil
+	}
+	return false, err
 }
 
 // closeAll closes every live context once no fetch is using it.
@@ -267,9 +299,12 @@ func (e *Engine) fetchLive(t *task) {
 		lh.done = make(chan error, 1)
 		lh.mu.Unlock()
 		started = append(started, h)
-		go func(h *hostFetch, ctx pmapi.Context, done chan error) {
-			done <- ctx.Fetch(h.ids, &h.result)
-		}(h, h.ctx, lh.done)
+		go func(h *hostFetch, ctx pmapi.Context, done chan error, c *hostCounters) {
+			start := time.Now()
+			err := ctx.Fetch(h.ids, &h.result)
+			c.fetched(time.Since(start), err)
+			done <- err
+		}(h, h.ctx, lh.done, e.stats.host(h.conn))
 	}
 	timedOut := false
 	for _, h := range started {

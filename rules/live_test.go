@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pmcdtest"
+	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // ctxSource adapts a context to eval.Source.
@@ -108,9 +109,9 @@ func liveSetup(t *testing.T, n int) ([]*pmcdtest.Server, []string, *eval.Builder
 	}
 	one := []string{"1 minute"}
 	add("load", b.Fetch("kernel.all.load", specs, one, 0, 0))
-	add("loaded", b.Domain(eval.OpSomeHost, eval.DomHost,
+	add("loaded", b.Domain(eval.OpSome, lang.DomHost,
 		b.Rel(eval.OpGt, b.Fetch("kernel.all.load", specs, one, 0, 0), b.NumConst(0.4, pmapi.Units{}))))
-	add("free", b.Domain(eval.OpSumHost, eval.DomHost, b.Fetch("mem.util.free", specs, nil, 0, 0)))
+	add("free", b.Domain(eval.OpSum, lang.DomHost, b.Fetch("mem.util.free", specs, nil, 0, 0)))
 	return servers, specs, b, prog
 }
 
@@ -286,7 +287,7 @@ func TestLateMetric(t *testing.T) {
 		return hidingSource{ctxSource{c}, "mem.util.free", &shown}, nil
 	}}
 	var diags []string
-	b := &eval.Builder{Env: env, Report: func(d eval.Diag) { diags = append(diags, d.Msg) }}
+	b := &eval.Builder{Env: env, Report: func(d *lang.Diagnostic) { diags = append(diags, d.Msg) }}
 	prog := &eval.Program{}
 	b.Begin()
 	b.Statement(prog, "free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)
@@ -320,7 +321,10 @@ func TestLateMetric(t *testing.T) {
 }
 
 // TestReload checks that a reloaded rule with the same key carries on
-// with the state of the one it replaces, while a new rule starts afresh.
+// with the state of the one it replaces, while a new rule starts afresh;
+// that the reload wakes the engine from its wait and takes effect at the
+// next scheduled evaluation, with no extra evaluation; and that a rule
+// left out is reported as removed.
 func TestReload(t *testing.T) {
 	srv := pmcdtest.Start(t, pmcdtest.Sample("solo"))
 	rt := &eval.Runtime{Clock: eval.NewClock()}
@@ -332,25 +336,42 @@ func TestReload(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return ctxSource{c}, nil
 	}}
-	build := func(withLoad bool) (*eval.Builder, *eval.Program) {
+	build := func(withLoad bool) *Candidate {
 		b := &eval.Builder{Env: env}
 		prog := &eval.Program{}
 		b.Begin()
 		r := b.Statement(prog, "hist", b.Fetch("mem.util.free", nil, nil, 0, 2), 10)
 		r.Key = "hist"
+		b.Begin()
 		if withLoad {
-			b.Begin()
 			r = b.Statement(prog, "more", b.Fetch("hinv.ncpu", nil, nil, 0, 1), 10)
 			r.Key = "more"
+		} else {
+			r = b.Statement(prog, "gone", b.Fetch("hinv.ncpu", nil, nil, 0, 0), 10)
+			r.Key = "gone"
 		}
-		return b, prog
+		return &Candidate{Builder: b, Program: prog}
 	}
-	b, prog := build(false)
+	first := build(false)
 	var e *Engine
 	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 10 * time.Millisecond}
-	clock.hooks = map[int]func(){3: func() { e.Reload(build(true)) }}
+	var done <-chan Switched
+	clock.hooks = map[int]func(){3: func() { done = e.Reload(build(true)) }}
 	out := &stampedWriter{}
-	e = New(liveConfig(clock, out, 6), b, prog)
+	cfg := liveConfig(clock, out, 6)
+	var times []string
+	cfg.ShowTime = true
+	cfg.TimeString = func(sec float64) string {
+		times = append(times, fmt.Sprint(sec))
+		return "T"
+	}
+	var removed []string
+	cfg.Removed = func(rules []*eval.Rule, now float64) {
+		for _, r := range rules {
+			removed = append(removed, r.Name)
+		}
+	}
+	e = New(cfg, first.Builder, first.Program)
 	if err := e.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -358,11 +379,24 @@ func TestReload(t *testing.T) {
 	if len(cycles) < 4 {
 		t.Fatalf("only %d cycles:\n%s", len(cycles), out.String())
 	}
-	after := cycles[3]
-	for _, want := range []string{"solo: 126418944 126418944 126418944", "more: \n    solo: 4 ?"} {
+	after := cycles[2]
+	for _, want := range []string{"solo: 126418944 126418944 126418944", "more (T): \n    solo: 4 ?"} {
 		if !strings.Contains(after, want) {
 			t.Errorf("first cycle after reload has no %q:\n%s", want, after)
 		}
+	}
+	for i := 1; i < len(times); i++ {
+		if times[i] == times[i-1] {
+			t.Errorf("evaluation %d at the same time as the one before (%s): an extra evaluation", i, times[i])
+		}
+	}
+	select {
+	case <-done:
+	default:
+		t.Error("Reload's channel not closed")
+	}
+	if fmt.Sprint(removed) != "[gone]" {
+		t.Errorf("removed %q, want [gone]", removed)
 	}
 }
 

@@ -124,7 +124,11 @@ func fetchArchive(t *task, s *step) error {
 		}
 		f.err = h.ctx.Fetch(h.ids, &f.result)
 		if pmapi.Code(f.err) == pmapi.ErrLogRec {
+			// pmie's words, then where in the archive, if known
 			s.err = fmt.Errorf("pmFetch failed: %w", f.err)
+			if code := pmapi.Code(f.err).Error(); f.err.Error() != code {
+				s.err = fmt.Errorf("pmFetch failed: %s (%w)", code, f.err)
+			}
 			return s.err
 		}
 		if f.err == nil {

@@ -18,8 +18,9 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$root/../shared/corpus/archives
-[ -d "$corpus" ] || corpus=/work/shared/corpus/archives
+# shellcheck source=corpus.sh
+. "$root/scripts/corpus.sh"
+corpus=$(corpus_dir "$root")/archives
 dir=${1:-$corpus}
 verbose=0
 [ "${2:-}" = -v ] && verbose=1

@@ -5,8 +5,9 @@
 #
 # usage: scripts/compare-pminfo.sh [archive-dir] [-v]
 #
-#   archive-dir  defaults to ../shared/corpus/archives beside the repo root
-#                (or /work/shared/corpus/archives)
+#   archive-dir  defaults to $PMIE_CORPUS/archives, the shared corpus
+#                (by default ../shared/corpus beside the repository:
+#                scripts/corpus.sh)
 #   -v           show the diff of every case that differs
 #
 # For each archive and case it prints "identical/total" where identical is
@@ -20,8 +21,9 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$root/../shared/corpus/archives
-[ -d "$corpus" ] || corpus=/work/shared/corpus/archives
+# shellcheck source=corpus.sh
+. "$root/scripts/corpus.sh"
+corpus=$(corpus_dir "$root")/archives
 dir=${1:-$corpus}
 verbose=0
 [ "${2:-}" = -v ] && verbose=1

@@ -6,13 +6,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
-// BenchmarkArchive runs "pmie -z -a ARCHIVE -c RULES -v" whole, as
-// /work/shared/tools/bench-vs-pmie.sh times it: ARCHIVE is
-// $PMIE_BENCH_ARCHIVE (default /tmp/pmie-bench, which that script makes)
-// and RULES $PMIE_BENCH_RULES (default /work/shared/tools/bench.pmie). It
-// skips when either is absent.
+// BenchmarkArchive runs "pmie -z -a ARCHIVE -c RULES -v" whole, as the
+// shared tools' bench-vs-pmie.sh (../shared/tools beside the repository)
+// times it: ARCHIVE is $PMIE_BENCH_ARCHIVE (default /tmp/pmie-bench,
+// which that script makes) and RULES $PMIE_BENCH_RULES (default the
+// shared tools' bench.pmie). It skips when either is absent.
 func BenchmarkArchive(b *testing.B) {
 	archive := os.Getenv("PMIE_BENCH_ARCHIVE")
 	if archive == "" {
@@ -20,7 +22,7 @@ func BenchmarkArchive(b *testing.B) {
 	}
 	rules := os.Getenv("PMIE_BENCH_RULES")
 	if rules == "" {
-		rules = "/work/shared/tools/bench.pmie"
+		rules = realtest.Shared("tools/bench.pmie")
 	}
 	for _, f := range []string{archive + ".meta", rules} {
 		if _, err := os.Stat(f); err != nil {

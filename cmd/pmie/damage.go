@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
-	"github.com/gopcp/pmie/pmapi/archive"
+	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // PCP's messages about a damaged archive ("Corrupted record in a PCP
@@ -17,7 +20,7 @@ import (
 // errorText is err as pmie prints it: with an archive's damage given in
 // PCP's words, followed by a line of detail.
 func errorText(err error) string {
-	var fe *archive.FormatError
+	var fe *source.Damage
 	if !errors.As(err, &fe) {
 		return err.Error()
 	}
@@ -28,9 +31,31 @@ func errorText(err error) string {
 
 // damageDetail is the line of detail for archive damage err, or "".
 func damageDetail(err error) string {
-	var fe *archive.FormatError
+	var fe *source.Damage
 	if !errors.As(err, &fe) {
 		return ""
 	}
 	return fmt.Sprintf("%s: %s\n", prog, fe)
+}
+
+// warnOnce is a warning function for archives (archive.Options.Warn)
+// that says each warning once, on w, however many contexts are opened.
+func warnOnce(w io.Writer) func(error) {
+	var mu sync.Mutex
+	said := map[string]bool{}
+	return func(err error) {
+		msg := err.Error()
+		mu.Lock()
+		defer mu.Unlock()
+		if !said[msg] {
+			said[msg] = true
+			fmt.Fprintf(w, "%s: warning: %s\n", prog, msg)
+		}
+	}
+}
+
+// ender is an archive context that can say why it has no end
+// (pmGetArchiveEnd).
+type ender interface {
+	End() (pmapi.Time, error)
 }

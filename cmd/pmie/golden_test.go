@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // goldenCase is one line of testdata/golden/pmie/cases.txt.
@@ -39,7 +42,19 @@ func readCases(t *testing.T, path string) []goldenCase {
 	return out
 }
 
-var setFlags = map[string][]string{"v": {"-v"}, "V": {"-V"}, "W": {"-W"}, "Ve": {"-V", "-e"}}
+var setFlags = map[string][]string{"v": {"-v"}, "V": {"-V"}, "W": {"-W"}, "Ve": {"-V", "-e"}, "err": {"-v"}}
+
+// errLines is pmie's standard error without the line, of the day and
+// process, that says the evaluator is exiting.
+func errLines(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" && !strings.Contains(l, "Info: evaluator exiting") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
 
 // TestGoldens runs pmie on every golden case and compares its output with
 // real pmie's. Corpus cases are skipped when the shared corpus is absent.
@@ -49,10 +64,7 @@ func TestGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	gdir := filepath.Join(repo, "testdata/golden/pmie")
-	corpus := os.Getenv("PMIE_CORPUS")
-	if corpus == "" {
-		corpus = "/work/shared/corpus"
-	}
+	corpus := realtest.CorpusDir()
 	for _, c := range readCases(t, filepath.Join(gdir, "cases.txt")) {
 		dir := repo
 		if c.where == "corpus" {
@@ -68,7 +80,12 @@ func TestGoldens(t *testing.T) {
 				args = append(append([]string{"-z"}, args...), setFlags[set]...)
 				t.Chdir(dir)
 				var out, errs bytes.Buffer
-				if code := run(context.Background(), nil, args, strings.NewReader(""), &out, &errs); code != 0 {
+				code := run(context.Background(), nil, args, strings.NewReader(""), &out, &errs)
+				if set == "err" {
+					compareLines(t, errLines(errs.String())+fmt.Sprintf("exit: %d\n", code), want)
+					return
+				}
+				if code != 0 {
 					t.Fatalf("exit %d: %s", code, errs.String())
 				}
 				compareLines(t, out.String(), want)

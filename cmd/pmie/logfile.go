@@ -51,6 +51,15 @@ func realPath(name string) string {
 	return abs
 }
 
+// realName is the log's real path as pmie records it in its statistics
+// file: "" for standard error or no log.
+func (l *logFile) realName() string {
+	if l == nil || l.f == nil {
+		return ""
+	}
+	return l.name
+}
+
 func (l *logFile) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

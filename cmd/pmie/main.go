@@ -10,15 +10,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	pmiedaemon "github.com/gopcp/pmie/daemon"
+	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/rules"
@@ -42,19 +44,38 @@ type settings struct {
 	files      []string
 	check      bool
 	checkUnits bool
+	strict     bool // --werror
 	logfile    string
 	buffer     bool
 	showTime   bool
 	quiet      bool
 	verbose    int
-	foreground bool // -f
-	primary    bool // -P
-	systemd    bool // -F
-	user       bool // -U
+	foreground bool   // -f
+	primary    bool   // -P
+	systemd    bool   // -F
+	user       bool   // -U
+	userName   string // -U's argument
 
-	alertsFile   string // --route-alerts
+	namespace *pmapi.Namespace // -n
+
+	yamlFile     string // --yaml-config (or --route-alerts)
 	replayAlerts bool   // --replay-alerts
+	listen       string // --web.listen-address
+	rawShell     bool   // --raw-shell-values
 }
+
+// prepare checks actions as rules are built: shell actions quote the
+// values put into them, unless --raw-shell-values asks for pmie's way.
+func (s settings) prepare() func(eval.Op, []string) eval.Prepared {
+	if s.rawShell {
+		return rules.PrepareRawShell
+	}
+	return rules.Prepare
+}
+
+// rawShellWarning is said whenever --raw-shell-values is on.
+const rawShellWarning = "warning: --raw-shell-values: %h %i %v and %c go into shell actions unquoted; " +
+	"a crafted instance or host name (a process name, a mount point) can run commands as this user\n"
 
 // live reports whether pmie evaluates live sources.
 func (s settings) live() bool { return len(s.archives) == 0 }
@@ -64,6 +85,14 @@ func (s settings) live() bool { return len(s.archives) == 0 }
 // to its log, and SIGHUP rotates the log.
 func (s settings) daemon() bool {
 	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
+}
+
+// runAs is the user a daemon runs as: -U's, else $PCP_USER.
+func (s settings) runAs() string {
+	if s.userName != "" {
+		return s.userName
+	}
+	return pcpconf.Get("PCP_USER")
 }
 
 // via is the default host's connection, as pmie names it in its log.
@@ -89,6 +118,7 @@ func main() {
 			os.Exit(2)
 		}
 	}()
+	realProcess = true
 	sig := catchSignals()
 	endProfiles := startProfiles()
 	code := run(context.Background(), sig, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -99,13 +129,13 @@ func main() {
 // parseArgs interprets the command line; ok is false after a usage error.
 func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	bad := false
+	bad, runtimeErr := false, false
 	fail := func(msg string) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
 	}
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
-		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'U': &s.user, 'z': &s.hostzone}
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'z': &s.hostzone}
 	for _, ev := range events {
 		if ev.Err != "" {
 			fail(ev.Err)
@@ -122,6 +152,8 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				continue
 			}
 			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+		case 'U':
+			s.user, s.userName = true, ev.Arg
 		case 'h':
 			if len(s.archives) > 0 || s.host != "" {
 				fail("at most one of -a or -h allowed")
@@ -142,6 +174,17 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.timezone = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
+		case 'n':
+			ns, err := pmapi.LoadPMNS(ev.Arg, true)
+			if err != nil {
+				if pe, ok := err.(*pmapi.PMNSError); ok {
+					io.WriteString(stderr, pe.Diag)
+				}
+				fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", ev.Arg, errText(err)))
+				runtimeErr = true
+				continue
+			}
+			s.namespace = ns
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -162,25 +205,36 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			switch ev.Long {
 			case "check-units":
 				s.checkUnits = true
-			case "route-alerts":
-				s.alertsFile = ev.Arg
+			case "werror":
+				s.check, s.strict = true, true
+			case "yaml-config", "route-alerts":
+				s.yamlFile = ev.Arg
+			case "web.listen-address":
+				if err := wire.CheckListen(ev.Arg); err != nil {
+					fail("--web.listen-address: " + err.Error())
+				}
+				s.listen = ev.Arg
 			case "replay-alerts":
 				s.replayAlerts = true
+			case "raw-shell-values":
+				s.rawShell = true
 			}
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
 	}
-	if !bad && s.replayAlerts && s.alertsFile == "" {
-		fail("--replay-alerts needs --route-alerts")
+	if !bad && s.replayAlerts && s.yamlFile == "" {
+		fail("--replay-alerts needs --yaml-config")
 	}
 	if !bad && s.foreground && s.systemd {
 		fail("the -f and -F options are mutually exclusive")
 	}
 	s.files = operands
 	if bad {
-		io.WriteString(stderr, usage())
+		if !runtimeErr { // as pmUsageMessage: no usage after a run-time error
+			io.WriteString(stderr, usage())
+		}
 		return s, false
 	}
 	return s, true
@@ -195,6 +249,16 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !ok {
 		return 1
 	}
+	pid := os.Getpid()
+	if s.daemon() {
+		// before the log is opened, so that it belongs to the user
+		if err := becomeDaemon(s.runAs()); err != nil {
+			(&logger{w: stderr, pid: pid}).critical(err.Error())
+			return 1
+		}
+	}
+	sv := &service{}
+	defer sv.stop()
 	var logf *logFile
 	if s.logfile != "" {
 		var err error
@@ -204,25 +268,28 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		defer logf.close()
 		stderr = logf
-		sig.setUp(stderr, logf.close, cancel)
+		sig.setUp(stderr, func() { sv.stop(); logf.close() }, cancel)
 	} else {
-		sig.setUp(stderr, nil, cancel)
+		sig.setUp(stderr, sv.stop, cancel)
 	}
 	if s.buffer || s.daemon() {
 		stdout = stderr
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
-	msgs := &syncWriter{w: stderr}
+	said := &countWriter{w: stderr} // for --werror
+	msgs := &syncWriter{w: said}
 	stderr = &flushFirst{out: out, w: msgs}
-	pid := os.Getpid()
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid}}
+	sv.start(s)
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid},
+		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
-	if s.alertsFile != "" {
-		if err := checkAlerts(s.alertsFile); err != nil {
+	if s.yamlFile != "" {
+		if err := p.readDaemonConfig(); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 			return 1
 		}
+		s = p.s
 	}
 	if s.logfile != "" && s.live() {
 		primary := ""
@@ -231,6 +298,10 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
 	}
+	if s.rawShell {
+		io.WriteString(stderr, prog+": "+rawShellWarning)
+	}
+	sv.openStats(s, logf.realName(), p.stats, stderr)
 	if logf != nil && s.daemon() {
 		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
 	} else {
@@ -241,16 +312,30 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return 1
 	}
 	defer p.src.close()
-	if !loadRules(s, p.compiler(), p.src, stdin, stderr) {
+	if err := p.useDerived(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	p.keyFiles = map[string]string{}
+	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles)
+	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
 			fmt.Fprint(stderr, p.src.fatal)
 		}
 		return 1
 	}
+	p.markDerivedRules()
+	sv.setConfig(firstConfig(s))
+	sv.setHost(p.src.hostOf(p.src.dflt))
 	mixed := checkUnits(p.program, stderr)
 	switch {
+	case s.strict && said.n > 0:
+		return 1
 	case s.checkUnits && mixed > 0:
+		return 1
+	case s.check && lastBad:
+		// pmie's -C status: whether the last statement parsed had an error
 		return 1
 	case s.checkUnits || s.check:
 		return 0
@@ -274,8 +359,19 @@ type session struct {
 	now   float64 // when evaluation would start by default
 	rt    *eval.Runtime
 
-	b       *eval.Builder
-	program *eval.Program
+	b        *eval.Builder
+	program  *eval.Program
+	keyFiles map[string]string // the file of each rule, by key
+
+	sv    *service     // PCP's service files
+	stats *rules.Stats // the engine's counts
+
+	dcfg       *wire.Settings // --yaml-config's
+	dyaml      []byte         // its contents
+	yamlRules  bool           // the rule files are the daemon configuration's
+	derivedSum []byte         // contents of the derived files in use
+	cur        atomic.Pointer[sources]
+	forks      []*sources // sources made by reloads (engine's goroutine)
 }
 
 // setUp opens the sources and works out the time zone, the default
@@ -286,6 +382,7 @@ func (p *session) setUp() error {
 	if p.src, err = openSources(s, p.log); err != nil {
 		return err
 	}
+	p.cur.Store(p.src)
 	if p.loc, err = p.src.zone(s, p.out); err != nil {
 		return err
 	}
@@ -310,7 +407,7 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: rules.Prepare}
+	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: p.s.prepare()}
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
 }
@@ -326,15 +423,8 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log: func(msg string) { p.log.notify(rules.Error, msg) }}
-	if s.alertsFile != "" && (!src.archive || s.replayAlerts) {
-		stop, err := p.startAlerts(runner)
-		if err != nil {
-			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		defer stop()
-	}
+		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog: (&actions.SystemLog{}).Send}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
@@ -342,15 +432,34 @@ func (p *session) evaluate(ctx context.Context) int {
 		Out:        p.out,
 		TimeString: func(sec float64) string { return ctime(int64(sec)) },
 		Calendar:   calendar(p.loc),
-		Open:       src.open,
+		Open:       p.open,
 		Now:        time.Now,
 		Sleep:      p.sig.sleep,
 		Notify:     p.log.notify,
 		Hosts:      p.hosts,
+		Stats:      p.stats,
 	}
+	var d *pmiedaemon.Daemon
+	if p.dcfg != nil || s.listen != "" {
+		if d, err = p.startDaemon(runner, &cfg); err != nil {
+			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+		defer func() {
+			p.out.Flush()
+			if err := d.Close(context.Background()); err != nil {
+				p.log.notify(rules.Error, err.Error())
+			}
+		}()
+	}
+	defer func() {
+		for _, f := range p.forks {
+			f.close()
+		}
+	}()
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
-		stopReload := reloadOnSignal(ctx, eng, s, src, p.rt, p.delta, p.msgs)
+		stopReload := p.startReloads(ctx, eng, d)
 		defer stopReload()
 	}
 	if src.archive {
@@ -368,23 +477,10 @@ func (p *session) evaluate(ctx context.Context) int {
 	if !s.quiet && eng.Tasks() > 0 {
 		p.log.notify(rules.Info, "evaluator exiting")
 	}
-	return 0
-}
-
-// startAlerts has pmie-notify send an alert for each action runner runs,
-// as the --route-alerts file says; stop waits for it to send those still
-// queued (within the file's shutdown_timeout) and to report any lost.
-func (p *session) startAlerts(runner *actions.Runner) (stop func(), err error) {
-	log := &logger{w: p.msgs, pid: p.log.pid}
-	n, err := startNotifier(p.s.alertsFile, func(msg string) { log.notify(rules.Error, msg) })
-	if err != nil {
-		return nil, err
+	if s.systemd && realProcess {
+		sdNotify("STOPPING=1")
 	}
-	runner.Notify = n.notify
-	return func() {
-		p.out.Flush()
-		n.close()
-	}, nil
+	return 0
 }
 
 // calendar breaks times into the fields of pmie's reserved variables in
@@ -411,12 +507,18 @@ func (l *logger) notify(level rules.Level, msg string) {
 		io.WriteString(l.w, msg)
 		return
 	}
-	name := map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level]
+	l.write(map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level], msg)
+}
+
+// critical writes a message of pmNotifyErr's LOG_CRIT level.
+func (l *logger) critical(msg string) { l.write("Critical", msg) }
+
+func (l *logger) write(level, msg string) {
 	stamp := time.Now().Format("Mon Jan _2 15:04:05")
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
-	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, name, msg)
+	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
 }
 
 // newCtime returns a function formatting whole seconds since the epoch
@@ -454,38 +556,18 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// countWriter counts what is written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
+}
+
 func (f *flushFirst) Write(p []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(p)
-}
-
-// reloadOnSignal reloads the rule files whenever pmie gets SIGUSR1: rules
-// whose text is unchanged keep their state. A reload with errors is
-// reported and applied without the statements that have them, as pmie
-// loads a file.
-func reloadOnSignal(ctx context.Context, eng *rules.Engine, s settings, src *sources, rt *eval.Runtime, delta float64, stderr io.Writer) (stop func()) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGUSR1)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-sig:
-				b := &eval.Builder{Env: src.env(rt, nil), Prepare: rules.Prepare}
-				program := &eval.Program{}
-				comp := &eval.Compiler{B: b, Prog: program, Delta: delta, Clock: rt.Clock}
-				if loadRules(s, comp, src, strings.NewReader(""), stderr) {
-					eng.Reload(b, program)
-				}
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sig)
-		close(done)
-	}
 }

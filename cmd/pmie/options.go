@@ -6,8 +6,10 @@ import "github.com/gopcp/pmie/internal/pcpopt"
 const shortOptions = "a:A:bc:CdD:efFHh:j:l:Ln:O:PqS:t:T:U:vVWXxzZ:?"
 
 // optionTable is pmie's long options and usage text, with our -L,
-// --check-units, --route-alerts and --replay-alerts (whose first letter
-// no option of pmie's has, so pmie's abbreviations keep their meaning).
+// --check-units, --werror, --yaml-config, --route-alerts,
+// --replay-alerts, --raw-shell-values and --web.listen-address (those
+// but --check-units begin with a letter no option of pmie's has, so
+// pmie's abbreviations keep their meaning).
 var optionTable = []pcpopt.Option{
 	pcpopt.Header("General options"),
 	{Short: 'A', Long: "align", HasArg: true, ArgName: "TIME", Help: "align sample times on natural boundaries"},
@@ -26,6 +28,7 @@ var optionTable = []pcpopt.Option{
 	pcpopt.Header("Runtime options"),
 	{Short: 'C', Long: "check", Help: "parse configuration and exit"},
 	{Long: "check-units", Help: "report comparisons of values with different dimensions, and exit"},
+	{Long: "werror", Help: "as -C, but exit 1 if any error or warning is reported"},
 	{Short: 'c', Long: "config", HasArg: true, ArgName: "FILE", Help: "configuration file"},
 	{Short: 'd', Long: "interact", Help: "interactive debugging mode"},
 	{Short: 'P', Long: "primary", Help: "execute as primary inference engine"},
@@ -34,8 +37,11 @@ var optionTable = []pcpopt.Option{
 	{Short: 'H'},
 	{Short: 'j', HasArg: true, ArgName: "FILE", Help: "stomp protocol (JMS) file"},
 	{Short: 'l', Long: "logfile", HasArg: true, ArgName: "FILE", Help: "send status and error messages to FILE"},
-	{Long: "route-alerts", HasArg: true, ArgName: "FILE", Help: "also send an alert for each action fired, routed as FILE says"},
+	{Long: "yaml-config", HasArg: true, ArgName: "FILE", Help: "daemon configuration: rule files, sources, alerting, schedules, HTTP"},
+	{Long: "route-alerts", HasArg: true, ArgName: "FILE", Help: "the same as --yaml-config (its older name)"},
 	{Long: "replay-alerts", Help: "with -a, send alerts too (actions are only reported)"},
+	{Long: "raw-shell-values", Help: "put %h %i %v %c into shell actions unquoted, as pmie does (UNSAFE)"},
+	{Long: "web.listen-address", HasArg: true, ArgName: "HOST:PORT", Help: "serve /metrics, health, reload and the rules API on HOST:PORT"},
 	{Short: 'U', Long: "username", HasArg: true, ArgName: "USER", Help: "run as named USER in daemon mode [default pcp]"},
 	pcpopt.Header("Reporting options"),
 	{Short: 'b', Long: "buffer", Help: "one line buffered output stream, stdout on stderr"},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -91,7 +92,9 @@ func startPmie(t *testing.T, dir string, args ...string) *pmieProcess {
 	t.Helper()
 	p := &pmieProcess{cmd: exec.Command(os.Args[0], args...), lines: make(chan string, 1000)}
 	p.cmd.Dir = dir
-	p.cmd.Env = append(os.Environ(), "PMIE_TEST_RUN_AS_PMIE=1")
+	// the stats and PID files of a daemon go to the test's own dirs
+	p.cmd.Env = append(os.Environ(), "PMIE_TEST_RUN_AS_PMIE=1",
+		"PCP_TMP_DIR="+t.TempDir(), "PCP_RUN_DIR="+t.TempDir())
 	p.cmd.Stderr = &p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
@@ -211,6 +214,15 @@ func TestSignalsLive(t *testing.T) {
 	}
 }
 
+// currentUser is the name of the user running the test.
+func currentUser(t *testing.T) string {
+	u, err := user.Current()
+	if err != nil {
+		t.Skip(err)
+	}
+	return u.Username
+}
+
 // TestSignalsLog checks a daemon's log (-l): SIGTERM while rules are read
 // says so in the log; SIGHUP rotates the log.
 func TestSignalsLog(t *testing.T) {
@@ -220,7 +232,9 @@ func TestSignalsLog(t *testing.T) {
 	dir, rules := ruleFile(t)
 	log := filepath.Join(dir, "pmie.log")
 
-	p := startPmie(t, dir, "-L", "-l", log, "-v") // rules from standard input
+	// as root, a daemon would run as $PCP_USER otherwise
+	me := currentUser(t)
+	p := startPmie(t, dir, "-L", "-l", log, "-U", me, "-v") // rules from standard input
 	waitFile(t, log, "PID = ")
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	if code := p.wait(t); code != 1 {
@@ -231,7 +245,7 @@ func TestSignalsLog(t *testing.T) {
 		t.Errorf("log:\n%s", text)
 	}
 
-	p = startPmie(t, dir, "-L", "-l", log, "-c", rules, "-v")
+	p = startPmie(t, dir, "-L", "-l", log, "-U", me, "-c", rules, "-v")
 	waitFile(t, log, "n: ") // a daemon's values go to its log
 	old := log + ".0"
 	if err := os.Rename(log, old); err != nil {

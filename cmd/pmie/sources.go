@@ -1,22 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/archive"
-	"github.com/gopcp/pmie/pmapi/local"
-	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -29,8 +24,9 @@ type archiveInfo struct {
 }
 
 // sources is where metrics come from: archives (one per host), or live
-// hosts through pmcd, or the embedded collector.
+// hosts through pmcd, or the embedded collector, each opened by opener.
 type sources struct {
+	opener      *source.Opener
 	archive     bool
 	archives    []archiveInfo
 	dflt        string // connection of the default host
@@ -44,6 +40,7 @@ type sources struct {
 	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
 	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
+	ns     *pmapi.Namespace // -n: names are resolved there
 
 	derivedOnce sync.Once
 	fatal       error // an archive that cannot be opened: pmie stops there
@@ -53,23 +50,30 @@ type sources struct {
 // are of the same host), or chooses the live default host: -h, else the
 // local pmcd if one answers, else (or with -L) the embedded collector.
 func openSources(s settings, log *logger) (*sources, error) {
-	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1}
+	src := &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
+		log: log, first: -1, ns: s.namespace}
 	if len(s.archives) == 0 {
 		return src, src.chooseLive(s)
 	}
 	src.archive = true
-	warn := func(err error) { fmt.Fprintf(log.w, "%s: warning: %v\n", prog, err) }
+	// every context of the archives warns of damage passed over; each
+	// is said once
+	src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(log.w)}
 	for _, name := range s.archives {
-		c, err := archive.Open(name, archive.Options{Warn: warn})
+		c, err := src.opener.Open(source.Archive(name))
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n%s", prog, name, errText(err), damageDetail(err))
 		}
 		info := c.Source()
-		start, _ := c.Bounds()
-		end, err := c.End()
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+		var start, end pmapi.Time
+		if sk, ok := c.(pmapi.Seeker); ok {
+			start, end = sk.Bounds()
+		}
+		if e, ok := c.(ender); ok {
+			if _, err := e.End(); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+			}
 		}
 		src.adopt(name, c)
 		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
@@ -102,35 +106,54 @@ func (src *sources) chooseLive(s settings) error {
 		return nil
 	}
 	src.dflt = "local:"
-	if c, err := pmcd.Dial("local:", pmcd.Config{}); err == nil {
+	c, embedded, err := src.opener.LocalDefault()
+	if err == nil {
 		src.adopt("local:", c)
-		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
-		return nil
 	}
-	src.embedded = true
-	fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	src.embedded = embedded
+	switch {
+	case s.check:
+	case !embedded:
+		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+	default:
+		fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
+	}
 	return nil
+}
+
+// hostOf is the host name of the context for conn, if one is open.
+func (src *sources) hostOf(conn string) string {
+	src.mu.Lock()
+	m := src.meta[conn]
+	src.mu.Unlock()
+	if m == nil {
+		return ""
+	}
+	return m.Host()
 }
 
 // adopt keeps a context opened while choosing sources, for the metadata
 // of conn and then for the first task that fetches from it.
 func (src *sources) adopt(conn string, raw pmapi.Context) {
-	ctx := src.wrap(raw)
+	ctx, derived := src.wrap(raw)
 	src.opened = append(src.opened, ctx)
-	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, src: src}
+	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
 }
 
-// wrap layers PCP's global derived metrics over a context, once they have
-// been loaded.
-func (src *sources) wrap(c pmapi.Context) pmapi.Context {
+// wrap layers the -n namespace and PCP's global derived metrics, once
+// they have been loaded, over a context; derived says whether they have.
+func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
+	if src.ns != nil {
+		c = pmapi.WithNamespace(c, src.ns)
+	}
 	src.mu.Lock()
 	reg := src.reg
 	src.mu.Unlock()
 	if reg == nil {
-		return c
+		return c, false
 	}
 	w, _ := derive.Wrap(c, reg)
-	return w
+	return w, true
 }
 
 // loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or
@@ -155,21 +178,8 @@ func secondsOf(t pmapi.Time) float64 {
 	return float64(us) / 1e6
 }
 
-// errText is the PCP wording of err.
-func errText(err error) string {
-	var e pmapi.Errno
-	if errors.As(err, &e) {
-		return e.Error()
-	}
-	var pe *pmcd.Error
-	if errors.As(err, &pe) {
-		return pe.Code.Error()
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return pmapi.Errno(-int32(syscall.ENOENT)).Error()
-	}
-	return pmapi.Code(err).Error()
-}
+// errText is the PCP wording of err (pmErrStr of its code).
+func errText(err error) string { return pmapi.Code(err).Error() }
 
 // open makes a context for conn, for a task's fetches. Archives are large
 // in memory, so the first task to read one gets the context opened to read
@@ -182,31 +192,33 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 		return m.ctx, nil
 	}
 	src.mu.Unlock()
-	ctx, _, err := src.openNew(conn)
+	ctx, _, _, err := src.openNew(conn)
 	return ctx, err
 }
 
-// openNew opens a new context for conn, wrapped for derived metrics, and
-// the raw context under it.
-func (src *sources) openNew(conn string) (pmapi.Context, pmapi.Context, error) {
-	var raw pmapi.Context
-	var err error
-	switch {
-	case src.archive:
-		raw, err = archive.Open(conn)
-	case src.embedded && conn == src.dflt:
-		raw, err = local.Open(local.Options{})
-	default:
-		raw, err = pmcd.Dial(conn, pmcd.Config{})
+// openNew opens a new context for conn, wrapped as wrap does, and the raw
+// context under it.
+func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
+	if raw, err = src.opener.Open(src.spec(conn)); err != nil {
+		return nil, nil, false, err
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	ctx := src.wrap(raw)
+	ctx, derived = src.wrap(raw)
 	src.mu.Lock()
 	src.opened = append(src.opened, ctx)
 	src.mu.Unlock()
-	return ctx, raw, nil
+	return ctx, raw, derived, nil
+}
+
+// spec is what conn names: an archive (archive mode), the embedded
+// collector (the default host, when it reads that), or a pmcd host.
+func (src *sources) spec(conn string) source.Spec {
+	switch {
+	case src.archive:
+		return source.Archive(conn)
+	case src.embedded && conn == src.dflt:
+		return source.Embedded()
+	}
+	return source.Host(conn)
 }
 
 // close closes every context opened.
@@ -263,7 +275,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 	case err != nil:
 		return nil, err
 	}
-	ctx, raw, err := src.openNew(conn)
+	ctx, raw, derived, err := src.openNew(conn)
 	if err != nil {
 		if src.archive && src.fatal == nil {
 			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
@@ -275,7 +287,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 		src.mu.Unlock()
 		return nil, err
 	}
-	m = &metaSource{ctx: ctx, raw: raw, src: src}
+	m = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
 	src.mu.Lock()
 	src.meta[conn] = m
 	src.mu.Unlock()
@@ -285,11 +297,12 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 // metaSource answers metadata questions from a context: for archives,
 // instance domains are every instance the archive ever has.
 type metaSource struct {
-	ctx   pmapi.Context // with derived metrics, once they are loaded
-	raw   pmapi.Context // without
-	src   *sources
-	cache map[pmapi.InDom][]pmapi.Instance
-	warm  *warmCache // looked up ahead of binding (live)
+	ctx     pmapi.Context // with the -n namespace, and derived metrics once they are loaded
+	raw     pmapi.Context // without either
+	derived bool          // ctx has the derived metrics
+	src     *sources
+	cache   map[pmapi.InDom][]pmapi.Instance
+	warm    *warmCache // looked up ahead of binding (live)
 }
 
 func (m *metaSource) Host() string { return m.ctx.Source().Host }
@@ -303,11 +316,12 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 		}
 	}
 	id, err := m.ctx.LookupName(name)
-	if err == nil || m.ctx != m.raw {
+	if err == nil || m.derived {
 		return id, err
 	}
 	m.src.loadDerived()
-	wrapped := m.src.wrap(m.raw)
+	wrapped, _ := m.src.wrap(m.raw)
+	m.derived = true
 	m.src.mu.Lock()
 	for i, c := range m.src.opened {
 		if c == m.ctx {

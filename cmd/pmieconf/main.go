@@ -13,8 +13,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
+	"github.com/gopcp/pmie/lang"
 )
 
 const synopsis = "[options] [ command [args...] ]"
@@ -137,9 +139,9 @@ func run(env Env) int {
 	if !ok {
 		return 1
 	}
-	conf := func(name, def string) string { return pcpConf(env.Getenv, name, def) }
+	conf := func(name string) string { return pcpconf.Lookup(env.Getenv, name) }
 	fail := func(err error) int {
-		var diag *pmieconf.Error
+		var diag *lang.Diagnostic
 		if errors.As(err, &diag) {
 			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, err)
 		} else {
@@ -150,18 +152,13 @@ func run(env Env) int {
 	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
 		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
-		SysconfDir: conf("PCP_SYSCONF_DIR", "/etc/pcp"), BinadmDir: conf("PCP_BINADM_DIR", "/usr/lib/pcp/bin")}
-	tmp := conf("PCP_TMP_DIR", "/var/lib/pcp/tmp")
+		SysconfDir: conf("PCP_SYSCONF_DIR"), BinadmDir: conf("PCP_BINADM_DIR")}
+	tmp := conf("PCP_TMP_DIR")
 	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(tmp, file) }
 	if err := locateFile(env, o, conf, s); err != nil {
 		return fail(err)
 	}
-	rules := o.rules
-	if !o.haveRules {
-		if rules = env.Getenv("PMIECONF_PATH"); rules == "" {
-			rules = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmieconf"
-		}
-	}
+	rules := rulesPath(env, o, conf, prog)
 	set, err := pmieconf.Load(rules)
 	if err != nil {
 		return fail(err)
@@ -202,9 +199,29 @@ func run(env Env) int {
 	return 0
 }
 
+// rulesPath is where the rule templates are: -r PATH, else
+// $PMIECONF_PATH, else PCP's template directory, or, when PCP's is not
+// there (PCP not installed), the built-in templates, with a note saying
+// so.
+func rulesPath(env Env, o opts, conf func(string) string, prog string) string {
+	if o.haveRules {
+		return o.rules
+	}
+	if rules := env.Getenv("PMIECONF_PATH"); rules != "" {
+		return rules
+	}
+	rules := conf("PCP_VAR_DIR") + "/config/pmieconf"
+	if _, err := os.Stat(rules); errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "%s: no rule templates in %s (PCP not installed?): using the built-in templates (-r %s)\n",
+			prog, rules, pmieconf.BuiltinPath)
+		return pmieconf.BuiltinPath
+	}
+	return rules
+}
+
 // locateFile sets the pmie file: -f FILE, else the default, which for
 // root is the system's and for others is in their home directory.
-func locateFile(env Env, o opts, conf func(string, string) string, s *pmieconf.Session) error {
+func locateFile(env Env, o opts, conf func(string) string, s *pmieconf.Session) error {
 	if env.Uid != 0 {
 		home := env.Getenv("HOME")
 		if home == "" {
@@ -218,9 +235,9 @@ func locateFile(env Env, o opts, conf func(string, string) string, s *pmieconf.S
 	}
 	switch {
 	case !o.haveFile && o.auto:
-		s.File = conf("PCP_VAR_DIR", "/var/lib/pcp") + "/config/pmie/config.default"
+		s.File = conf("PCP_VAR_DIR") + "/config/pmie/config.default"
 	case !o.haveFile:
-		s.File = conf("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmie/config.default"
+		s.File = conf("PCP_SYSCONF_DIR") + "/pmie/config.default"
 	default:
 		path, err := pmieconf.Realpath(o.file)
 		switch {
@@ -248,26 +265,4 @@ func readSaved(s *pmieconf.Session) (string, error) {
 		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
 	}
 	return s.Set.ReadSaved(s.File, src)
-}
-
-// pcpConf is a PCP configuration variable from the environment, else
-// from $PCP_CONF or /etc/pcp.conf, else def, as pmGetConfig(3) finds it.
-func pcpConf(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	path := getenv("PCP_CONF")
-	if path == "" {
-		path = "/etc/pcp.conf"
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return def
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && k == name && v != "" {
-			return strings.Trim(v, `"'`)
-		}
-	}
-	return def
 }

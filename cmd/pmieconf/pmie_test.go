@@ -1,27 +1,63 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/pmieconf"
 )
+
+var pmieBuild struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// pmieBinary builds cmd/pmie once for the package's tests, which it
+// skips under -short.
+func pmieBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds cmd/pmie")
+	}
+	b := &pmieBuild
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "pmieconf-test"); b.err != nil {
+			return
+		}
+		b.path = filepath.Join(b.dir, "pmie")
+		build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", b.path, "../pmie")
+		if out, err := build.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("building pmie: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// TestMain removes what the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pmieBuild.dir != "" {
+		os.RemoveAll(pmieBuild.dir)
+	}
+	os.Exit(code)
+}
 
 // TestPmieAccepts generates pmie files, with every rule and action on,
 // and checks that our pmie -C accepts them: no syntax errors.
 func TestPmieAccepts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cmd/pmie")
-	}
+	pmie := pmieBinary(t)
 	dir := t.TempDir()
-	pmie := filepath.Join(dir, "pmie")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", pmie, "../pmie")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building pmie: %v\n%s", err, out)
-	}
-	paths := map[string]string{"test": "../../testdata/pmieconf/rules"}
+	paths := map[string]string{"test": "../../testdata/pmieconf/rules", "builtin": pmieconf.BuiltinPath}
 	if _, err := os.Stat("/var/lib/pcp/config/pmieconf"); err == nil {
 		paths["installed"] = "/var/lib/pcp/config/pmieconf"
 	}

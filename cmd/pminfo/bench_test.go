@@ -35,7 +35,8 @@ func BenchmarkArchiveFetch(b *testing.B) {
 					Environ: c.environ,
 					Stdout:  io.Discard,
 					Stderr:  io.Discard,
-					Sources: sources,
+					Open:    openSource,
+					Derived: wrapDerived,
 					LocalTZ: time.UTC,
 				})
 				if status != 0 {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gopcp/pmie/pmapi/archive"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // PCP's messages about a damaged archive ("Corrupted record in a PCP
@@ -24,7 +24,7 @@ func (p *pminfo) warnDamage(err error) {
 }
 
 func (p *pminfo) note(err error, prefix string) {
-	var fe *archive.FormatError
+	var fe *source.Damage
 	if !errors.As(err, &fe) {
 		return
 	}

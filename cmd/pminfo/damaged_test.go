@@ -28,7 +28,8 @@ func TestDamagedArchives(t *testing.T) {
 			Environ: []string{"PCP_DERIVED_CONFIG=", "TZ=UTC"},
 			Stdout:  &stdout,
 			Stderr:  &stderr,
-			Sources: sources,
+			Open:    openSource,
+			Derived: wrapDerived,
 			LocalTZ: time.UTC,
 		})
 		return damaged.Run{Exit: status, Stdout: stdout.String(), Stderr: stderr.String()}

@@ -2,19 +2,6 @@ package main
 
 import "github.com/gopcp/pmie/pmapi"
 
-// nsContext is a context whose namespace comes from a -n or -N file: names
-// are looked up there, everything else in the context underneath.
-type nsContext struct {
-	pmapi.Context
-	ns *pmapi.Namespace
-}
-
-func (c nsContext) LookupName(name string) (pmapi.PMID, error) { return c.ns.LookupName(name) }
-
-func (c nsContext) NameAll(id pmapi.PMID) ([]string, error) { return c.ns.NameAll(id) }
-
-func (c nsContext) Children(name string) ([]pmapi.Child, error) { return c.ns.Children(name) }
-
 // noContext is what lies under a namespace file when pminfo needs no
 // source (-n with only -m): every query fails as libpcp's do without a
 // current context.
@@ -32,18 +19,3 @@ func (noContext) Labels(pmapi.LabelFlag, uint32) ([]pmapi.LabelSet, error) {
 }
 func (noContext) Fetch([]pmapi.PMID, *pmapi.Result) error { return pmapi.ErrNoContext }
 func (noContext) Close() error                            { return nil }
-
-// nsSeekContext is an nsContext over a context that can be positioned in
-// time.
-type nsSeekContext struct {
-	nsContext
-	pmapi.Seeker
-}
-
-// nsSeeker puts ns over ctx, keeping ctx's Seeker if it has one.
-func nsSeeker(ctx pmapi.Context, ns *pmapi.Namespace) pmapi.Context {
-	if s, ok := ctx.(pmapi.Seeker); ok {
-		return nsSeekContext{nsContext{ctx, ns}, s}
-	}
-	return nsContext{ctx, ns}
-}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 // seedFiles adds every file under dir to the corpus.
@@ -75,18 +77,19 @@ func exercise(t *testing.T, s *Set) []byte {
 // diagnostics with positions inside the file.
 func FuzzParseFile(f *testing.F) {
 	seedFiles(f, "../../testdata/pmieconf")
+	seedFiles(f, "templates") // the built-in templates
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 1<<14 {
 			return
 		}
 		s, err := loadOne("fuzz", src)
 		if err != nil {
-			e, ok := err.(*Error)
+			e, ok := err.(*lang.Diagnostic)
 			if !ok {
 				t.Fatalf("error %q is not a diagnostic", err)
 			}
-			if e.Pos.Line < 1 || e.Pos.Col < 1 || e.Pos.Offset > len(src) {
-				t.Fatalf("bad position %+v for %d bytes", e.Pos, len(src))
+			if e.Span.Start.Line < 1 || e.Span.Start.Col < 1 || e.Span.Start.Offset > len(src) {
+				t.Fatalf("bad position %+v for %d bytes", e.Span.Start, len(src))
 			}
 			if !strings.HasPrefix(e.Error(), "fuzz:") {
 				t.Fatalf("diagnostic %q", e.Error())

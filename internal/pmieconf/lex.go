@@ -1,9 +1,9 @@
 package pmieconf
 
 import (
-	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 // Token lengths beyond which pmieconf gives up on a rules file.
@@ -24,27 +24,23 @@ type token struct {
 // not printable ASCII separates tokens, and '#' where a token could start
 // begins a comment running to the end of the line.
 type lexer struct {
-	src   []byte
-	i     int
-	eof   bool  // a read has met the end of the file (stdio's feof)
-	lines []int // offsets where lines start, made when first needed
+	src  []byte
+	name string
+	i    int
+	eof  bool         // a read has met the end of the file (stdio's feof)
+	text *lang.Source // the file as diagnostics see it, made when first needed
 }
 
-// pos turns a byte offset into a Pos.
-func (l *lexer) pos(off int) Pos {
-	if l.lines == nil {
-		l.lines = append(l.lines, 0)
-		for i, c := range l.src {
-			if c == '\n' {
-				l.lines = append(l.lines, i+1)
-			}
-		}
+// source is the file as diagnostics see it.
+func (l *lexer) source() *lang.Source {
+	if l.text == nil {
+		l.text = lang.NewSource(l.name, string(l.src))
 	}
-	off = min(off, len(l.src))
-	line := sort.SearchInts(l.lines, off+1) // lines starting at or before off
-	start := l.lines[line-1]
-	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCount(l.src[start:off])}
+	return l.text
 }
+
+// pos turns a byte offset into a position.
+func (l *lexer) pos(off int) lang.Pos { return l.source().Pos(off) }
 
 func isGraph(c int) bool { return c > ' ' && c < 0x7f }
 
@@ -120,6 +116,9 @@ func (l *lexer) next() (token, bool, error) {
 	return token{text: text, off: start, atEOF: l.eof}, true, nil
 }
 
-func (l *lexer) errorAt(off int, msg string) *Error {
-	return &Error{Pos: l.pos(off), Msg: msg, src: l.src}
+// errorAt is a diagnostic at byte offset off, rendered by lang (file:
+// line:col, the line and a caret).
+func (l *lexer) errorAt(off int, msg string) *lang.Diagnostic {
+	p := l.pos(off)
+	return &lang.Diagnostic{Severity: lang.Error, Src: l.source(), Span: lang.Span{Start: p, End: p}, Msg: msg}
 }

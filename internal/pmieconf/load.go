@@ -6,11 +6,14 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 // Load reads the rules found on a rules path: a colon-separated list of
 // files and directories, directories searched through, in directory
-// order as pmieconf reads them. Files without the rules-file header are
+// order as pmieconf reads them, and BuiltinPath for the built-in
+// templates. Files without the rules-file header are
 // passed over. The rules are sorted by name.
 func Load(path string) (*Set, error) {
 	s := newSet(path)
@@ -44,6 +47,9 @@ func Strerror(err error) string {
 }
 
 func (s *Set) loadPath(p string) error {
+	if p == BuiltinPath {
+		return s.loadBuiltin()
+	}
 	fi, err := os.Stat(p)
 	if err != nil {
 		return cerrorf("cannot stat %s: %s", p, Strerror(err))
@@ -96,8 +102,8 @@ type builder struct {
 	rule *Rule // the rule this file declared last
 }
 
-func (b *builder) errorAt(p Pos, format string, args ...any) error {
-	return &Error{File: b.file.Name, Pos: p, Msg: sprintf(format, args...), src: b.file.src}
+func (b *builder) errorAt(p lang.Pos, format string, args ...any) error {
+	return &lang.Diagnostic{Severity: lang.Error, Src: b.file.src, Span: lang.Span{Start: p, End: p}, Msg: sprintf(format, args...)}
 }
 
 func (b *builder) decl(d *Decl) error {

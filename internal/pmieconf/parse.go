@@ -1,6 +1,10 @@
 package pmieconf
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gopcp/pmie/lang"
+)
 
 // The first line of every rules file: "#pmieconf-rules 1".
 const (
@@ -12,15 +16,15 @@ const (
 type File struct {
 	Name  string
 	Decls []*Decl
-	src   []byte
+	src   *lang.Source // for diagnostics
 }
 
 // Decl is one declaration, "TYPE name [attribute = value]... ;".
 type Decl struct {
 	Type    Type
 	Name    string
-	TypePos Pos
-	NamePos Pos
+	TypePos lang.Pos
+	NamePos lang.Pos
 	Attrs   []Attr
 	// Partial marks a declaration cut short, by a syntax error or by the
 	// end of the file right after its name. Its attributes so far are
@@ -33,8 +37,8 @@ type Decl struct {
 type Attr struct {
 	Key      string
 	Value    string
-	KeyPos   Pos
-	ValuePos Pos
+	KeyPos   lang.Pos
+	ValuePos lang.Pos
 }
 
 // ParseFile parses a rules file. A file that does not start with the
@@ -42,16 +46,14 @@ type Attr struct {
 // error, and pmieconf passes over such files. On a syntax error the File
 // returned holds the declarations before it (the last one Partial).
 func ParseFile(name string, src []byte) (*File, error) {
-	l := &lexer{src: src}
+	l := &lexer{src: src, name: name}
 	if !hasHeader(l) {
 		return nil, nil
 	}
-	f := &File{Name: name, src: src}
+	f := &File{Name: name}
 	p := &parser{l: l, f: f}
 	err := p.decls()
-	if e, ok := err.(*Error); ok {
-		e.File = name
-	}
+	f.src = l.source()
 	return f, err
 }
 
@@ -75,11 +77,11 @@ type parser struct {
 	f *File
 }
 
-func (p *parser) errorf(off int, format string, args ...any) *Error {
+func (p *parser) errorf(off int, format string, args ...any) *lang.Diagnostic {
 	return p.l.errorAt(off, fmt.Sprintf(format, args...))
 }
 
-func (p *parser) expected(what string, tok token, ok bool) *Error {
+func (p *parser) expected(what string, tok token, ok bool) *lang.Diagnostic {
 	if !ok {
 		return p.errorf(tok.off, "expected %s, found end of file", what)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite the .err files of testdata/pmieconf/bad")
@@ -33,7 +35,7 @@ func TestBadRules(t *testing.T) {
 			if lerr == nil {
 				t.Fatal("no error")
 			}
-			if _, ok := lerr.(*Error); !ok {
+			if _, ok := lerr.(*lang.Diagnostic); !ok {
 				t.Fatalf("error %q is not a diagnostic", lerr)
 			}
 			got := lerr.Error() + "\n"
@@ -118,11 +120,11 @@ func describe(s *Set) string {
 func TestErrorPosition(t *testing.T) {
 	src := "#pmieconf-rules 1\nrule a.b summary = \"é\" enabled = x;\n"
 	_, err := loadOne("t", []byte(src))
-	e, ok := err.(*Error)
+	e, ok := err.(*lang.Diagnostic)
 	if !ok {
 		t.Fatalf("got %v", err)
 	}
-	if e.Pos.Line != 2 || e.Pos.Col != 34 {
-		t.Errorf("got %d:%d, want 2:34", e.Pos.Line, e.Pos.Col)
+	if e.Span.Start.Line != 2 || e.Span.Start.Col != 34 {
+		t.Errorf("got %d:%d, want 2:34", e.Span.Start.Line, e.Span.Start.Col)
 	}
 }

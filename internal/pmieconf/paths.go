@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/gopcp/pmie/internal/pmiestats"
 )
 
 // Realpath is realpath(3) as glibc has it: the absolute path of name with
@@ -76,13 +78,6 @@ func hasComponent(parts []string) bool {
 	return false
 }
 
-// statsSize is the size of pmie's statistics file, pmiestats_t, whose
-// first 4097 bytes hold the configuration file's name.
-const (
-	statsSize    = 8292
-	statsNameLen = 4097
-)
-
 // PmieProcesses lists the running pmie processes whose statistics files
 // in tmpDir/pmie name config as their configuration file, in directory
 // order; it lists none if the directory cannot be read.
@@ -100,14 +95,10 @@ func PmieProcesses(tmpDir, config string) ([]string, error) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil || len(b) != statsSize {
+		if err != nil {
 			continue
 		}
-		b = b[:statsNameLen]
-		if i := strings.IndexByte(string(b), 0); i >= 0 {
-			b = b[:i]
-		}
-		if string(b) == config {
+		if r, err := pmiestats.Decode(b); err == nil && r.Config == config {
 			pids = append(pids, n)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/pmiestats"
 )
 
 // TestPmieProcesses writes pmie statistics files as pmie does and checks
@@ -24,14 +26,14 @@ func TestPmieProcesses(t *testing.T) {
 		}
 	}
 	me := strconv.Itoa(os.Getpid())
-	stats(me, "/etc/pmie.conf", statsSize)
-	stats("999999999", "/etc/pmie.conf", statsSize) // no such process
-	stats("1", "/etc/other.conf", statsSize)        // another file
+	stats(me, "/etc/pmie.conf", pmiestats.Size)
+	stats("999999999", "/etc/pmie.conf", pmiestats.Size) // no such process
+	stats("1", "/etc/other.conf", pmiestats.Size)        // another file
 	pids, err := PmieProcesses(tmp, "/etc/pmie.conf")
 	if err != nil || len(pids) != 1 || pids[0] != me {
 		t.Errorf("got %v, %v; want [%s]", pids, err, me)
 	}
-	stats(me, "/etc/pmie.conf", statsSize-4) // not pmie's size
+	stats(me, "/etc/pmie.conf", pmiestats.Size-4) // not pmie's size
 	if pids, _ := PmieProcesses(tmp, "/etc/pmie.conf"); len(pids) != 0 {
 		t.Errorf("got %v for a file of the wrong size", pids)
 	}

@@ -139,7 +139,7 @@ func (s *Set) ReadSaved(name string, src []byte) (warning string, err error) {
 		return "", err
 	}
 	for _, p := range strings.Split(path, ":") {
-		if p == "" {
+		if p == "" || p == BuiltinPath {
 			continue
 		}
 		if _, err := os.Stat(p); err != nil {

@@ -1,8 +1,8 @@
 // Package realtest lets tests use the real components installed on the
-// machine: PCP's pmcd, pmie and service scripts, rsyslog and Prometheus
-// Alertmanager. A test that needs one calls Require: without it the test
-// is skipped, unless PMIE_REQUIRE_PMCD=1 (as .ci/run sets), when it fails
-// instead, so that CI can never pass by skipping.
+// machine: PCP's pmcd, pmie, service scripts and Python module, rsyslog
+// and Prometheus Alertmanager. A test that needs one calls Require:
+// without it the test is skipped, unless PMIE_REQUIRE_PMCD=1 (as .ci/run
+// sets), when it fails instead, so that CI can never pass by skipping.
 package realtest
 
 import (
@@ -30,6 +30,12 @@ const (
 	Alertmanager
 	// Root is running as the superuser.
 	Root
+	// Proc is the local pmcd serving the proc PMDA's metrics
+	// (proc.psinfo.*), as PCP's default pmcd.conf has it.
+	Proc
+	// PCPPython is python3-pcp: /usr/bin/python3 with PCP's pmi module,
+	// for writing archives.
+	PCPPython
 )
 
 // Required reports whether missing components fail tests rather than skip
@@ -51,6 +57,9 @@ func Require(t testing.TB, cs ...Component) {
 		t.Skip(why)
 	}
 }
+
+// Python is the python3 that Debian's python3-pcp is installed for.
+const Python = "/usr/bin/python3"
 
 // AlertmanagerPath is where Debian installs Alertmanager.
 const AlertmanagerPath = "/usr/bin/prometheus-alertmanager"
@@ -88,6 +97,17 @@ func missing(c Component) string {
 	case Root:
 		if os.Geteuid() != 0 {
 			return "not running as root"
+		}
+	case Proc:
+		if why := missing(Pmcd); why != "" {
+			return why
+		}
+		if out, err := exec.Command("pminfo", "-h", "local:", "-d", "proc.psinfo.rss").CombinedOutput(); err != nil {
+			return "pmcd has no proc PMDA: " + strings.TrimSpace(string(out))
+		}
+	case PCPPython:
+		if err := exec.Command(Python, "-c", "from pcp import pmi").Run(); err != nil {
+			return "python3-pcp's pmi module not installed"
 		}
 	}
 	return ""

@@ -32,7 +32,7 @@ type Binding struct {
 // on). labels are shared, not copied: receivers must not change them.
 func FromEvent(ev *actions.Event, labels map[string]string) *Alert {
 	sec, frac := math.Modf(ev.Time)
-	a := &Alert{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message,
+	a := &Alert{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message(),
 		Time:  time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC(),
 		Hosts: []string{}, Insts: []string{}, Bindings: []Binding{}, Labels: labels}
 	if a.Labels == nil {

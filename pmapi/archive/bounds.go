@@ -38,7 +38,6 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 				return v.f.errorf(rc.r.head.off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
 			}
 		}
-		blob := isBlob(m.desc.Type)
 		for i := 0; i < int(s.numval); i++ {
 			ic := m.lookupInst(i, s.inst(i))
 			if ic == nil {
@@ -47,16 +46,28 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 			val := rawValue{lval: s.lval(i)}
 			var blk []byte
 			if m.valfmt != valInsitu {
-				_, b := block(p, val.lval)
-				if blob {
-					blk = b
-				} else {
-					val.setNum(b)
-				}
+				blk = m.blockValue(p, &val)
 			}
 			ic.bound(tReq, tThis, val, blk, &c.strs, mark, done)
 		}
 	}
+	return nil
+}
+
+// blockValue completes raw value v (not insitu) of m from its value
+// block in record payload p: a number's bytes, as libpcp's
+// interpolation reads them; for a string, aggregate or event, it returns
+// the block's bytes in the order libpcp holds them (which matters when
+// the block is not of the metric's type, a mismatch v then notes).
+func (m *metricCtl) blockValue(p []byte, v *rawValue) []byte {
+	vt, b := block(p, v.lval)
+	if isBlob(m.desc.Type) {
+		if !blockFits(m.desc.Type, vt, len(b)) {
+			v.n = blobMismatch
+		}
+		return hostOrder(vt, b)
+	}
+	v.setNum(asRead(m.desc.Type, vt, b))
 	return nil
 }
 

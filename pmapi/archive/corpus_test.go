@@ -2,9 +2,10 @@ package archive
 
 // Comparisons with real libpcp on the shared corpus of real archives.
 // They run only when $PMIE_ORACLE names a built fetchdump oracle (see
-// testdata/golden/archive/oracle) and $PMIE_CORPUS (default
-// /work/shared/corpus/archives) holds the archives; the corpus itself
-// is not part of this repository.
+// testdata/golden/archive/oracle) and the shared corpus has archives
+// ($PMIE_CORPUS/archives, by default ../shared/corpus/archives beside
+// the repository: see internal/realtest); the corpus itself is not part
+// of this repository.
 
 import (
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/pmie/internal/realtest"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -25,14 +27,7 @@ func corpusDir(t *testing.T) (string, string) {
 	if oracle == "" {
 		t.Skip("PMIE_ORACLE not set")
 	}
-	dir := os.Getenv("PMIE_CORPUS")
-	if dir == "" {
-		dir = "/work/shared/corpus/archives"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no corpus:", err)
-	}
-	return oracle, dir
+	return oracle, realtest.Corpus(t, "archives")
 }
 
 // forEachArchive calls fn with each corpus archive (or only the one

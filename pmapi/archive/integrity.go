@@ -119,8 +119,9 @@ func (a *Archive) checkMetaLabel(f *file) {
 
 // noteRecord looks for damage in record h of v (payload p, checked) that
 // libpcp reads past: value sets of metrics the metadata does not
-// describe, value blocks whose type is not their metric's, and a record
-// earlier than the one before it.
+// describe, and a record earlier than the one before it. (A value stored
+// otherwise than its descriptor says is not damage: libpcp prints it in
+// a form of its own, as pmapi.Mismatch does.)
 func (v *volume) noteRecord(h *recHead, p []byte) {
 	a := v.a
 	if a.warn == nil {
@@ -141,27 +142,8 @@ func (v *volume) noteRecord(h *recHead, p []byte) {
 		at := h.off + 4 + int64(len(p)-len(b))
 		var s rawSet
 		s, b = nextSet(b)
-		d, ok := a.meta.descs[s.pmid]
-		if !ok {
+		if _, ok := a.meta.descs[s.pmid]; !ok {
 			a.damaged(v.f.errorf(at, pmapi.ErrLogRec, "a value set of %s, which the metadata does not describe (ignored)", s.pmid))
-			continue
-		}
-		if s.numval <= 0 || s.valfmt == valInsitu {
-			continue
-		}
-		for i := range int(s.numval) {
-			if t, _ := block(p, s.lval(i)); t != d.Type && !sameBlockType(t, d.Type) {
-				off, _ := blockSpan(p, s.lval(i))
-				a.damaged(v.f.errorf(h.off+4+off, pmapi.ErrLogRec, "a value block of type %d for %s, of type %s", int(t), s.pmid, d.Type))
-				break
-			}
 		}
 	}
-}
-
-// sameBlockType reports whether value blocks of type t may hold values
-// of a metric of type mt: static aggregates are stored as aggregates.
-func sameBlockType(t, mt pmapi.Type) bool {
-	return mt == pmapi.TypeUnknown || mt == pmapi.TypeNoSupport ||
-		(t == pmapi.TypeAggregate && mt == pmapi.TypeAggregateStatic)
 }

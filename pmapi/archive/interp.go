@@ -41,6 +41,10 @@ type rawValue struct {
 	num  uint64 // the first 8 bytes of a numeric value block, big-endian
 }
 
+// blobMismatch in rawValue.n marks a string, aggregate or event value
+// block of another type than the metric's (a pmapi.Mismatch).
+const blobMismatch = 0xff
+
 // setNum keeps the first bytes of a numeric value block b (after its
 // header).
 func (v *rawValue) setNum(b []byte) {

@@ -77,6 +77,9 @@ func (c *Context) valueOf(m *metricCtl, from int, b *boundTimes, vp, vn *rawValu
 	case lineValue:
 		return c.interpCounter(t, insitu, b, vp, vn, tReq)
 	case blobValue:
+		if vp.n == blobMismatch {
+			return pmapi.Mismatch(false, 0, bp), true
+		}
 		return blockAtom(t, bp), true
 	}
 	return pmapi.Atom{}, false

@@ -67,6 +67,9 @@ func (p *pmvalRun) printreal(v float64, sem pmapi.Sem, w int) {
 		p.printf("%*.2f  ", w-2, v)
 	case v <= 999.9:
 		p.printf("%*.1f   ", w-3, v)
+	case math.IsNaN(v):
+		// every comparison above is false, and C prints "nan"
+		p.printf("%*s.    ", w-5, "nan")
 	default:
 		p.printf("%*.0f.    ", w-5, v)
 	}
@@ -74,6 +77,11 @@ func (p *pmvalRun) printreal(v float64, sem pmapi.Sem, w int) {
 
 // printValue is pmPrintValue, or printreal for floating point types.
 func (p *pmvalRun) printValue(a pmapi.Atom) {
+	if a.Type == pmapi.TypeUnknown || p.desc.Type == pmapi.TypeAggregate {
+		// pmPrintValue's form for what it cannot convert
+		p.printf("%s", pmapi.FormatValue(a, p.cols, nil))
+		return
+	}
 	switch p.desc.Type {
 	case pmapi.Type32:
 		p.printf("%*d", p.cols, int32(a.Int64()))

@@ -182,15 +182,12 @@ func (u *uniform) decode(m *metricCtl, r *record, s *rawSet, p []byte, strs *int
 	col.rec = r
 	for j := range col.vals {
 		v := &col.vals[j]
-		v.lval = s.lval(j)
+		*v = rawValue{lval: s.lval(j)}
 		if m.valfmt == valInsitu {
 			continue
 		}
-		_, b := block(p, v.lval)
-		if blob {
-			col.blobs[j] = strs.str(b)
-		} else {
-			v.setNum(b)
+		if blk := m.blockValue(p, v); blob {
+			col.blobs[j] = strs.str(blk)
 		}
 	}
 	return col

@@ -1,18 +1,32 @@
 #!/bin/sh
 # Regenerates the golden outputs (gzipped) of real pmie (PCP 6.0.3) listed in
 # cases.txt. Run from this directory; needs PCP installed and, for the
-# corpus cases, the corpus in $PMIE_CORPUS (default /work/shared/corpus).
+# corpus cases, the shared corpus: $PMIE_CORPUS, by default
+# ../shared/corpus beside the repository (scripts/corpus.sh).
+# With arguments, only the cases of those names.
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-corpus=${PMIE_CORPUS:-/work/shared/corpus}
+# shellcheck source=../../../scripts/corpus.sh
+. "$repo/scripts/corpus.sh"
+corpus=$(corpus_dir "$repo")
 grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 	name=$(echo $name); where=$(echo $where)
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue;; esac
+	fi
 	args=$(echo "$args" | sed "s|@REPO@|$repo|g")
 	if [ "$where" = corpus ]; then dir=$corpus/archives; else dir=$repo; fi
 	[ -d "$dir" ] || { echo "skip $name: no $dir"; continue; }
 	for set in $sets; do
-		case $set in v) f=-v;; V) f=-V;; W) f=-W;; Ve) f="-V -e";; esac
-		(cd "$dir" && TZ=UTC pmie -z $args $f) 2>/dev/null | gzip -n -9 >"$here/$name.$set.gz"
+		case $set in v|err) f=-v;; V) f=-V;; W) f=-W;; Ve) f="-V -e";; esac
+		if [ "$set" = err ]; then
+			# standard error and the exit status; not the line of the
+			# day and process id that says the evaluator is exiting
+			(cd "$dir" && TZ=UTC pmie -z $args $f 2>&1 >/dev/null; echo "exit: $?") |
+				grep -v 'Info: evaluator exiting' | gzip -n -9 >"$here/$name.$set.gz"
+		else
+			(cd "$dir" && TZ=UTC pmie -z $args $f) 2>/dev/null | gzip -n -9 >"$here/$name.$set.gz"
+		fi
 		echo "$name.$set: $(gzip -dc "$here/$name.$set.gz" | wc -l) lines"
 	done
 done

@@ -1,0 +1,270 @@
+// Package selfmetrics is pmie's own metrics, made from a snapshot of its
+// state (daemon/wire): the engine's counts per rule and in all, per live
+// host, per alert receiver, and the reloads'. They are shown two ways: in
+// Prometheus's text format at the HTTP endpoint's /metrics (written by
+// pmie-notify), and in an MMV file that pmcd's mmv PMDA serves as
+// mmv.pmie.* (written by pmie). Each Family has its Prometheus name and,
+// if it goes to the MMV file too, its name there, with the label naming
+// its instance (a rule, receiver or host) as the MMV metric's instance
+// domain.
+//
+// prometheus/client_golang is not used: linked into a program, its
+// package initialisation alone adds about 4.3 MB to its resident size
+// (measured with pmie on the archive replay benchmark, see rules/doc.go),
+// for a format whose few rules (escaping, one HELP and TYPE per name)
+// are kept here; tests read /metrics back with Prometheus's own parser
+// (expfmt).
+package selfmetrics
+
+import (
+	"io"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gopcp/pmie/daemon/wire"
+	"github.com/gopcp/pmie/pmapi"
+)
+
+// Family is one metric, with its samples.
+type Family struct {
+	Name, Help string
+	Counter    bool
+	MMV        string // name in the MMV file; "" if not there
+	Indom      string // label naming the MMV instance: "rule", "receiver", "host" or ""
+	Units      pmapi.Units
+	Samples    []Sample
+}
+
+// Sample is one value of a family, with its labels (name, value pairs).
+type Sample struct {
+	Labels []string
+	Value  float64
+}
+
+// Instance is the value of the family's instance label in s.
+func (f *Family) Instance(s *Sample) string {
+	for i := 0; i+1 < len(s.Labels); i += 2 {
+		if s.Labels[i] == f.Indom {
+			return s.Labels[i+1]
+		}
+	}
+	return ""
+}
+
+// Units of the families.
+var (
+	Count   = pmapi.Units{DimCount: 1}
+	Seconds = pmapi.Units{DimTime: 1, ScaleTime: 3} // PM_TIME_SEC
+)
+
+// Families are the metrics of snapshot s.
+func Families(s *wire.Snapshot) []*Family {
+	var fams []*Family
+	add := func(f *Family) *Family { fams = append(fams, f); return f }
+	one := func(v float64, labels ...string) []Sample { return []Sample{{labels, v}} }
+
+	version, goVersion := buildVersion()
+	add(&Family{Name: "pmie_build_info", Help: "pmie's version, as labels; always 1",
+		Samples: one(1, "version", version, "goversion", goVersion)})
+	add(&Family{Name: "pmie_start_time_seconds", Help: "When pmie started, seconds since the epoch",
+		Samples: one(float64(s.Start.UnixNano()) / 1e9)})
+
+	t := s.Totals
+	add(&Family{Name: "pmie_rules", Help: "Rules loaded (cond -> action, each rule of a ruleset counted)",
+		MMV: "rules", Units: Count, Samples: one(float64(t.NumRules))})
+	add(&Family{Name: "pmie_evaluations_total", Help: "Evaluations of rules and expressions",
+		Counter: true, MMV: "evaluations", Units: Count, Samples: one(float64(t.Evaluations))})
+	for _, o := range []struct {
+		name string
+		v    uint64
+	}{{"true", t.True}, {"false", t.False}, {"unknown", t.Unknown}} {
+		add(&Family{Name: "pmie_outcomes_total", Help: "Outcomes of rules evaluated, by truth",
+			Counter: true, MMV: "outcomes." + o.name, Units: Count, Samples: one(float64(o.v), "outcome", o.name)})
+	}
+	add(&Family{Name: "pmie_actions_total", Help: "Actions run (not those held off)",
+		Counter: true, MMV: "actions", Units: Count, Samples: one(float64(t.Actions))})
+	rules(s, add)
+	hosts(s, add)
+	receivers(s, add)
+	reloads(s, add)
+	return fams
+}
+
+// rules adds the per-rule families.
+func rules(s *wire.Snapshot, add func(*Family) *Family) {
+	rs := s.Rules
+	fam := func(name, help, mmvName string) *Family {
+		return add(&Family{Name: name, Help: help, Counter: true, MMV: mmvName, Indom: "rule", Units: Count})
+	}
+	evals := fam("pmie_rule_evaluations_total", "Evaluations of each rule", "rule.evaluations")
+	outcomes := []*Family{
+		fam("pmie_rule_outcomes_total", "Outcomes of each rule's evaluations, by truth", "rule.true"),
+		fam("pmie_rule_outcomes_total", "", "rule.false"),
+		fam("pmie_rule_outcomes_total", "", "rule.unknown"),
+	}
+	actions := fam("pmie_rule_actions_total", "Actions each rule ran (not those held off)", "rule.actions")
+	for _, r := range rs {
+		evals.Samples = append(evals.Samples, Sample{[]string{"rule", r.Name}, float64(r.Evaluations)})
+		for i, o := range []struct {
+			name string
+			v    uint64
+		}{{"true", r.True}, {"false", r.False}, {"unknown", r.Unknown}} {
+			outcomes[i].Samples = append(outcomes[i].Samples, Sample{[]string{"rule", r.Name, "outcome", o.name}, float64(o.v)})
+		}
+		actions.Samples = append(actions.Samples, Sample{[]string{"rule", r.Name}, float64(r.Actions)})
+	}
+}
+
+// hosts adds the per-host families.
+func hosts(s *wire.Snapshot, add func(*Family) *Family) {
+	hs := s.Hosts
+	fetches := add(&Family{Name: "pmie_host_fetches_total", Help: "Fetches from each live host, answered or failed",
+		Counter: true, MMV: "host.fetches", Indom: "host", Units: Count})
+	errs := add(&Family{Name: "pmie_host_fetch_errors_total", Help: "Fetches from each live host that failed",
+		Counter: true, MMV: "host.errors", Indom: "host", Units: Count})
+	took := add(&Family{Name: "pmie_host_fetch_seconds_total", Help: "Time spent waiting for each live host's fetches",
+		Counter: true, MMV: "host.fetch_time", Indom: "host", Units: Seconds})
+	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each live host's last fetch took",
+		MMV: "host.last_fetch_time", Indom: "host", Units: Seconds})
+	for _, h := range hs {
+		l := []string{"host", h.Conn}
+		fetches.Samples = append(fetches.Samples, Sample{l, float64(h.Fetches)})
+		errs.Samples = append(errs.Samples, Sample{l, float64(h.Errors)})
+		took.Samples = append(took.Samples, Sample{l, h.Seconds})
+		last.Samples = append(last.Samples, Sample{l, h.LastSec})
+	}
+}
+
+// receivers adds the per-receiver families.
+func receivers(s *wire.Snapshot, add func(*Family) *Family) {
+	fam := func(name, help, mmvName string, counter bool) *Family {
+		return add(&Family{Name: name, Help: help, Counter: counter, MMV: mmvName, Indom: "receiver", Units: Count})
+	}
+	sent := fam("pmie_alerts_sent_total", "Alerts each receiver sent (for Alertmanager: alert states posted)", "receiver.sent", true)
+	failed := fam("pmie_alerts_failed_total", "Alerts each receiver failed to send", "receiver.failed", true)
+	dropped := fam("pmie_alerts_dropped_total", "Alerts dropped, each receiver's queue being full", "receiver.dropped", true)
+	queued := fam("pmie_alerts_queue_length", "Alerts waiting for each receiver", "receiver.queued", false)
+	st := s.Receivers
+	for _, name := range SortedNames(st) {
+		s := st[name]
+		l := []string{"receiver", name}
+		sent.Samples = append(sent.Samples, Sample{l, float64(s.Sent)})
+		failed.Samples = append(failed.Samples, Sample{l, float64(s.Failed)})
+		dropped.Samples = append(dropped.Samples, Sample{l, float64(s.Dropped)})
+		queued.Samples = append(queued.Samples, Sample{l, float64(s.Waiting)})
+	}
+}
+
+// reloads adds the reloads' families.
+func reloads(s *wire.Snapshot, add func(*Family) *Family) {
+	ok, failed := s.Reloads.OK, s.Reloads.Failed
+	good, when := 1.0, 0.0
+	if !s.Reloads.Last.IsZero() {
+		if s.Reloads.LastError != "" {
+			good = 0
+		}
+		when = float64(s.Reloads.Last.UnixNano()) / 1e9
+	}
+	add(&Family{Name: "pmie_reloads_total", Help: "Reloads of the configuration, by result", Counter: true,
+		MMV: "reloads.success", Units: Count, Samples: []Sample{{[]string{"result", "success"}, float64(ok)}}})
+	add(&Family{Name: "pmie_reloads_total", Counter: true,
+		MMV: "reloads.failure", Units: Count, Samples: []Sample{{[]string{"result", "failure"}, float64(failed)}}})
+	add(&Family{Name: "pmie_config_last_reload_successful", Help: "Whether the last reload succeeded (1 if none was tried)",
+		Samples: []Sample{{nil, good}}})
+	add(&Family{Name: "pmie_config_last_reload_timestamp_seconds", Help: "When the last reload was tried, seconds since the epoch (0 if none)",
+		Samples: []Sample{{nil, when}}})
+}
+
+// SortedNames lists the keys of m in order.
+func SortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// buildVersion is pmie's version and the Go version it was built with.
+func buildVersion() (version, goVersion string) {
+	version = "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		version = bi.Main.Version
+	}
+	return version, runtime.Version()
+}
+
+// WriteText writes the families in Prometheus's text exposition format
+// (version 0.0.4): families of one name together, with one HELP and TYPE.
+func WriteText(w io.Writer, fams []*Family) error {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, f := range fams {
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			help := f.Help
+			for _, g := range fams {
+				if g.Name == f.Name && help == "" {
+					help = g.Help
+				}
+			}
+			typ := "gauge"
+			if f.Counter {
+				typ = "counter"
+			}
+			b.WriteString("# HELP " + f.Name + " " + escapeHelp(help) + "\n")
+			b.WriteString("# TYPE " + f.Name + " " + typ + "\n")
+			for _, g := range fams {
+				if g.Name == f.Name {
+					writeSamples(&b, g)
+				}
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSamples writes a family's samples.
+func writeSamples(b *strings.Builder, f *Family) {
+	for _, s := range f.Samples {
+		b.WriteString(f.Name)
+		if len(s.Labels) > 0 {
+			b.WriteByte('{')
+			for i := 0; i+1 < len(s.Labels); i += 2 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(s.Labels[i] + `="` + escapeLabel(s.Labels[i+1]) + `"`)
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(' ')
+		b.WriteString(formatValue(s.Value))
+		b.WriteByte('\n')
+	}
+}
+
+var helpEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+var labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
+
+func escapeHelp(s string) string { return helpEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD")) }
+
+func escapeLabel(s string) string { return labelEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// formatValue writes a value as the text format wants it.
+func formatValue(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	case math.IsNaN(v):
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"sync"
+	"time"
+
+	"github.com/gopcp/pmie/daemon/wire"
+	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/rules"
+)
+
+// view is what the HTTP endpoint shows of the rules: each rule's state
+// at its last evaluation, recorded on the engine's goroutine while the
+// rule's values are current, read by the endpoint's. It is kept by rule
+// key, so that a rule carried over a reload keeps its history (when it
+// became true).
+type view struct {
+	mu    sync.Mutex
+	rules map[string]*wire.RuleView
+	files map[string]string // rule key -> file it came from
+}
+
+func newView() *view { return &view{rules: map[string]*wire.RuleView{}, files: map[string]string{}} }
+
+// record takes r's state after an evaluation at t.
+func (v *view) record(r *eval.Rule, t time.Time) {
+	truth := wire.Unknown
+	var bs []eval.Binding
+	if r.HasActions() {
+		truth = truthOf(r.Truth())
+		if truth == wire.True {
+			bs = r.Bindings()
+		}
+	}
+	value := string(r.Root.AppendValue(nil))
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	rv := v.rules[r.Key]
+	if rv == nil {
+		rv = &wire.RuleView{Key: r.Key}
+		v.rules[r.Key] = rv
+	}
+	rv.Name, rv.Delta, rv.Alerting, rv.Evaluated, rv.Value = r.Name, r.Delta, r.HasActions(), t, value
+	if truth == wire.Unknown {
+		rv.Truth = truth
+		return // nothing is known: when it became true stays as it was
+	}
+	if truth != wire.True {
+		rv.Truth, rv.Since, rv.Bindings = truth, time.Time{}, nil
+		return
+	}
+	if rv.Truth != wire.True || rv.Since.IsZero() {
+		rv.Since = t
+	}
+	rv.Truth = truth
+	prev := map[string]time.Time{}
+	for _, b := range rv.Bindings {
+		prev[b.Host+"\x00"+b.Inst] = b.Since
+	}
+	rv.Bindings = rv.Bindings[:0]
+	for _, b := range bs {
+		since, ok := prev[b.Host+"\x00"+b.Inst]
+		if !ok {
+			since = t
+		}
+		rv.Bindings = append(rv.Bindings, wire.BindingView{Host: b.Host, Inst: b.Inst, Value: b.Value, Since: since})
+	}
+}
+
+// remove forgets rules a reload removed.
+func (v *view) remove(keys []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, k := range keys {
+		delete(v.rules, k)
+	}
+}
+
+// setFiles records which file each rule came from.
+func (v *view) setFiles(files map[string]string) {
+	if files == nil {
+		return
+	}
+	v.mu.Lock()
+	v.files = files
+	v.mu.Unlock()
+}
+
+// snapshot copies the rules' states, in the order of the engine's
+// counts, with the counts and the file of each.
+func (v *view) snapshot(counts []rules.RuleCounts) []wire.RuleView {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := make([]wire.RuleView, 0, len(counts))
+	for _, c := range counts {
+		rv := v.rules[c.Key]
+		if rv == nil {
+			rv = &wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta}
+		}
+		cp := *rv
+		cp.Bindings = append([]wire.BindingView(nil), rv.Bindings...)
+		cp.File = v.files[c.Key]
+		cp.Counts = wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}
+		out = append(out, cp)
+	}
+	return out
+}
