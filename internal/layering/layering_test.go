@@ -47,7 +47,7 @@ var table = map[string]layer{
 	"pmapi/fetchgroup": {imports: []string{"pmapi"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"internal/pdu":     {imports: []string{"pmapi"}},
 	// the engine: given contexts, it opens no source itself
-	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
+	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
 	"rules": {imports: []string{"lang", "eval", "actions", "pmapi"},
@@ -60,7 +60,7 @@ var table = map[string]layer{
 	"daemon/web":         {imports: []string{"daemon/selfmetrics", "daemon/wire"}},
 	"daemon/config":      {imports: []string{"daemon/wire", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
 	"daemon": {imports: []string{"actions", "eval", "rules", "notify/alert", "daemon/selfmetrics", "daemon/wire",
-		"internal/mmv"}},
+		"internal/mmv", "internal/pcpconf"}},
 	// helpers of our own
 	"internal/posixre":        {},
 	"internal/pcpconf":        {},
