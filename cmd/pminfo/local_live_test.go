@@ -22,7 +22,8 @@ func runLocal(t *testing.T, args ...string) string {
 		Environ: os.Environ(),
 		Stdout:  &out,
 		Stderr:  &errw,
-		Sources: sources,
+		Open:    openSource,
+		Derived: wrapDerived,
 		LocalTZ: localZone(),
 	}
 	if rc := run(env); rc != 0 || errw.Len() > 0 {

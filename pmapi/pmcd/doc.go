@@ -24,8 +24,8 @@
 // read, and wakes no thread of the runtime but the one waiting for it,
 // which matters to a pmie fetching every 100 msec.
 //
-// The wire format itself is in pmapi/pmcd/internal/pdu; pmapi/pmcd/pmcdtest
+// The wire format itself is in internal/pdu; internal/pmcdtest
 // is a pmcd stand-in for tests. Derived metrics are not this package's
-// business (see derive), nor is choosing between pmcd and the embedded
-// collector (pmapi/local).
+// business (see derive), nor is choosing between pmcd, archives and the
+// embedded collector: commands open every source through pmapi/source.
 package pmcd
