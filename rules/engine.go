@@ -248,11 +248,24 @@ func (e *Engine) evalStep(s *step) error {
 // prints their values.
 func (e *Engine) evalTask(t *task, now float64) {
 	t.group.Begin()
+	clock := e.stats.timer()
+	var mark time.Time
+	if clock != nil {
+		mark = clock()
+	}
 	for i, r := range t.rules {
 		st := t.stats[i]
 		e.rt.Tally = st
 		if r.Eval(e.rt) {
 			st.evaluated()
+		}
+		if clock != nil {
+			// one reading a rule: the rule's time runs from the end of
+			// the one before (common sub-expressions are charged to the
+			// first rule that evaluates them)
+			end := clock()
+			st.took(end.Sub(mark))
+			mark = end
 		}
 	}
 	e.rt.Tally = nil

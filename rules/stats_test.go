@@ -3,6 +3,7 @@ package rules
 import (
 	"io"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/lang"
@@ -50,7 +51,10 @@ func compileAlpha(t *testing.T, meta *archive.Context, text string) (*eval.Build
 }
 
 // runStats evaluates text over alpha and returns the engine's counts.
-func runStats(t *testing.T, text string) *Stats {
+func runStats(t *testing.T, text string) *Stats { return runStatsOn(t, text, nil) }
+
+// runStatsOn is runStats counting into stats (nil: new ones).
+func runStatsOn(t *testing.T, text string, stats *Stats) *Stats {
 	t.Helper()
 	meta, err := archive.Open(alpha)
 	if err != nil {
@@ -65,7 +69,7 @@ func runStats(t *testing.T, text string) *Stats {
 			c.Close()
 		}
 	}()
-	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Out: io.Discard,
+	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Out: io.Discard, Stats: stats,
 		Open: func(conn string) (pmapi.Context, error) {
 			c, err := archive.Open(conn)
 			if err == nil {
@@ -79,6 +83,29 @@ func runStats(t *testing.T, text string) *Stats {
 		t.Fatal(err)
 	}
 	return e.Stats()
+}
+
+// TestEvaluationTimes checks that timed evaluations give each rule how
+// long its last evaluation took and all of them together: here a clock
+// that moves 1 ms each time it is read, once before a task's rules and
+// once after each.
+func TestEvaluationTimes(t *testing.T) {
+	var ticks int64
+	clock := func() time.Time { ticks++; return time.Unix(0, ticks*int64(time.Millisecond)) }
+	s := NewStats()
+	s.TimeEvaluations(clock)
+	runStatsOn(t, statsRules, s)
+	for _, r := range s.Rules() {
+		if r.LastEval != time.Millisecond || r.EvalTime != time.Duration(r.Evaluations)*time.Millisecond {
+			t.Errorf("%s: last %v, in all %v over %d evaluations; want 1ms each", r.Name, r.LastEval, r.EvalTime, r.Evaluations)
+		}
+	}
+	untimed := runStats(t, statsRules)
+	for _, r := range untimed.Rules() {
+		if r.LastEval != 0 || r.EvalTime != 0 {
+			t.Errorf("%s untimed: last %v, in all %v", r.Name, r.LastEval, r.EvalTime)
+		}
+	}
 }
 
 // TestStatsCounts checks the counts pmie keeps for pmcd.pmie: outcomes of

@@ -260,7 +260,7 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 			}
 			src, reconnect = src.fork(reg), true
 		}
-		b := &eval.Builder{Env: src.env(p.rt, nil), Prepare: p.s.prepare()}
+		b := p.builder(src, nil)
 		prog := &eval.Program{}
 		comp := &eval.Compiler{B: b, Prog: prog, Delta: p.delta, Clock: p.rt.Clock}
 		keyFiles := map[string]string{}

@@ -107,6 +107,10 @@ func rules(s *wire.Snapshot, add func(*Family) *Family) {
 		fam("pmie_rule_outcomes_total", "", "rule.unknown"),
 	}
 	actions := fam("pmie_rule_actions_total", "Actions each rule ran (not those held off)", "rule.actions")
+	spent := add(&Family{Name: "pmie_rule_evaluation_seconds_total", Help: "Time spent evaluating each rule (its actions run included)",
+		Counter: true, MMV: "rule.eval_time", Indom: "rule", Units: Seconds})
+	last := add(&Family{Name: "pmie_rule_last_evaluation_seconds", Help: "How long each rule's last evaluation took",
+		MMV: "rule.last_eval_time", Indom: "rule", Units: Seconds})
 	for _, r := range rs {
 		evals.Samples = append(evals.Samples, Sample{[]string{"rule", r.Name}, float64(r.Evaluations)})
 		for i, o := range []struct {
@@ -116,6 +120,8 @@ func rules(s *wire.Snapshot, add func(*Family) *Family) {
 			outcomes[i].Samples = append(outcomes[i].Samples, Sample{[]string{"rule", r.Name, "outcome", o.name}, float64(o.v)})
 		}
 		actions.Samples = append(actions.Samples, Sample{[]string{"rule", r.Name}, float64(r.Actions)})
+		spent.Samples = append(spent.Samples, Sample{[]string{"rule", r.Name}, r.EvalSeconds})
+		last.Samples = append(last.Samples, Sample{[]string{"rule", r.Name}, r.LastEvalSeconds})
 	}
 }
 

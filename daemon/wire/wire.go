@@ -93,6 +93,11 @@ type Counts struct {
 	False       uint64 `json:"false"`
 	Unknown     uint64 `json:"unknown"`
 	Actions     uint64 `json:"actions"`
+	// EvalSeconds and LastEvalSeconds are how long the evaluations took,
+	// all of them and the last one (actions run included); zero when
+	// they are not timed.
+	EvalSeconds     float64 `json:"eval_seconds,omitempty"`
+	LastEvalSeconds float64 `json:"last_eval_seconds,omitempty"`
 }
 
 // Totals are the process's counts.
