@@ -33,7 +33,7 @@ var mmvIndoms = map[string]struct {
 	short, help string
 }{
 	"rule":     {1, "pmie rules", "The rules pmie evaluates, by name."},
-	"host":     {2, "pmie's live hosts", "The hosts pmie fetches metrics from, by connection."},
+	"host":     {2, "pmie's hosts", "The hosts pmie fetches metrics from, by connection."},
 	"receiver": {3, "pmie's alert receivers", "The receivers of pmie's alerts, by name."},
 }
 

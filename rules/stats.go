@@ -131,9 +131,11 @@ func (r *RuleStats) took(d time.Duration) {
 }
 
 // TimeEvaluations has the engine time each rule's evaluations by clock
-// (a monotonic one, such as time.Now), for RuleCounts' LastEval and
-// EvalTime. Untimed, evaluation reads no clock. It must be called
-// before the engine runs.
+// (a monotonic one, such as time.Now, safe to call from several
+// goroutines), for RuleCounts' LastEval and EvalTime, and count and time
+// the fetches from archives as it does those from live hosts (Hosts).
+// Untimed, evaluation and archive fetches read no clock. It must be
+// called before the engine runs.
 func (s *Stats) TimeEvaluations(clock func() time.Time) {
 	s.mu.Lock()
 	s.clock = clock

@@ -128,13 +128,13 @@ func rules(s *wire.Snapshot, add func(*Family) *Family) {
 // hosts adds the per-host families.
 func hosts(s *wire.Snapshot, add func(*Family) *Family) {
 	hs := s.Hosts
-	fetches := add(&Family{Name: "pmie_host_fetches_total", Help: "Fetches from each live host, answered or failed",
+	fetches := add(&Family{Name: "pmie_host_fetches_total", Help: "Fetches from each host (live, or archive), answered or failed",
 		Counter: true, MMV: "host.fetches", Indom: "host", Units: Count})
-	errs := add(&Family{Name: "pmie_host_fetch_errors_total", Help: "Fetches from each live host that failed",
+	errs := add(&Family{Name: "pmie_host_fetch_errors_total", Help: "Fetches from each host (live, or archive) that failed",
 		Counter: true, MMV: "host.errors", Indom: "host", Units: Count})
-	took := add(&Family{Name: "pmie_host_fetch_seconds_total", Help: "Time spent waiting for each live host's fetches",
+	took := add(&Family{Name: "pmie_host_fetch_seconds_total", Help: "Time spent waiting for each host's fetches (live, or archive)",
 		Counter: true, MMV: "host.fetch_time", Indom: "host", Units: Seconds})
-	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each live host's last fetch took",
+	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each host's last fetch took (live, or archive)",
 		MMV: "host.last_fetch_time", Indom: "host", Units: Seconds})
 	for _, h := range hs {
 		l := []string{"host", h.Conn}

@@ -125,7 +125,7 @@ type BindingView struct {
 	Since             time.Time
 }
 
-// HostCounts are a live host's fetches.
+// HostCounts are a host's fetches (live, or an archive's).
 type HostCounts struct {
 	Conn             string
 	Fetches, Errors  uint64
