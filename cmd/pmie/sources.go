@@ -39,7 +39,8 @@ type sources struct {
 	handed map[string]bool  // metadata context given to a task already
 	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
-	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
+	raws   map[pmapi.Context]pmapi.Context // the raw context under each opened (see rewrap)
+	reg    *derive.Registry                // PCP's global derived metrics, loaded when first needed
 	ns     *pmapi.Namespace // -n: names are resolved there
 
 	derivedOnce sync.Once
@@ -136,8 +137,55 @@ func (src *sources) hostOf(conn string) string {
 // of conn and then for the first task that fetches from it.
 func (src *sources) adopt(conn string, raw pmapi.Context) {
 	ctx, derived := src.wrap(raw)
-	src.opened = append(src.opened, ctx)
+	src.keep(ctx, raw)
 	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
+}
+
+// keep records a context opened (ctx, over raw), to be closed by close.
+func (src *sources) keep(ctx, raw pmapi.Context) {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	src.opened = append(src.opened, ctx)
+	if src.raws == nil {
+		src.raws = map[pmapi.Context]pmapi.Context{}
+	}
+	src.raws[ctx] = raw
+}
+
+// replace puts wrapped, a new context over the same raw one, in place
+// of ctx among those opened.
+func (src *sources) replace(ctx, wrapped pmapi.Context) {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	for i, c := range src.opened {
+		if c == ctx {
+			src.opened[i] = wrapped
+		}
+	}
+	if raw, ok := src.raws[ctx]; ok {
+		delete(src.raws, ctx)
+		src.raws[wrapped] = raw
+	}
+}
+
+// release gives up ctx, one of the contexts opened, returning the raw
+// context under it (which src no longer closes), or nil if src did not
+// open it.
+func (src *sources) release(ctx pmapi.Context) pmapi.Context {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	raw, ok := src.raws[ctx]
+	if !ok {
+		return nil
+	}
+	delete(src.raws, ctx)
+	for i, c := range src.opened {
+		if c == ctx {
+			src.opened = append(src.opened[:i], src.opened[i+1:]...)
+			break
+		}
+	}
+	return raw
 }
 
 // wrap layers the -n namespace and PCP's global derived metrics, once
@@ -203,9 +251,7 @@ func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, 
 		return nil, nil, false, err
 	}
 	ctx, derived = src.wrap(raw)
-	src.mu.Lock()
-	src.opened = append(src.opened, ctx)
-	src.mu.Unlock()
+	src.keep(ctx, raw)
 	return ctx, raw, derived, nil
 }
 
@@ -322,13 +368,7 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 	m.src.loadDerived()
 	wrapped, _ := m.src.wrap(m.raw)
 	m.derived = true
-	m.src.mu.Lock()
-	for i, c := range m.src.opened {
-		if c == m.ctx {
-			m.src.opened[i] = wrapped
-		}
-	}
-	m.src.mu.Unlock()
+	m.src.replace(m.ctx, wrapped)
 	m.ctx = wrapped
 	return m.ctx.LookupName(name)
 }
