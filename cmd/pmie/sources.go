@@ -41,7 +41,7 @@ type sources struct {
 	opened []pmapi.Context
 	raws   map[pmapi.Context]pmapi.Context // the raw context under each opened (see rewrap)
 	reg    *derive.Registry                // PCP's global derived metrics, loaded when first needed
-	ns     *pmapi.Namespace // -n: names are resolved there
+	ns     *pmapi.Namespace                // -n: names are resolved there
 
 	derivedOnce sync.Once
 	fatal       error // an archive that cannot be opened: pmie stops there
