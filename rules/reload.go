@@ -23,7 +23,7 @@ type Candidate struct {
 	// cannot (the host is then connected anew). It is called on the
 	// engine's goroutine as the rules switch, for connections not in use,
 	// several at once (one goroutine a connection).
-	Rewrap func(old pmapi.Context) pmapi.Context
+	Rewrap func(conn string, old pmapi.Context) pmapi.Context
 	// Apply, if set, switches whatever else the configuration holds
 	// (alerting, schedules) at the moment the rules switch: on the
 	// engine's goroutine, between two evaluations.
@@ -185,13 +185,13 @@ func (e *Engine) applyReload(p *pending, now float64) {
 // configuration (Candidate.Rewrap), one goroutine a connection, as each
 // may ask its pmcd about the metrics; a connection that cannot be is
 // closed, and its host connected anew.
-func rewrapAll(hs []*hostFetch, rewrap func(pmapi.Context) pmapi.Context) {
+func rewrapAll(hs []*hostFetch, rewrap func(string, pmapi.Context) pmapi.Context) {
 	var wg sync.WaitGroup
 	for _, h := range hs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if nc := rewrap(h.ctx); nc != nil {
+			if nc := rewrap(h.conn, h.ctx); nc != nil {
 				h.ctx = nc
 				return
 			}

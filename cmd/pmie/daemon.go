@@ -299,7 +299,7 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 		}
 		c := &rules.Candidate{Builder: b, Program: prog, Reconnect: reconnect, Files: files}
 		if reconnect {
-			c.Rewrap = func(old pmapi.Context) pmapi.Context { return p.rewrap(src, old) }
+			c.Rewrap = func(conn string, old pmapi.Context) pmapi.Context { return p.rewrap(src, conn, old) }
 		}
 		var prepared *pmiedaemon.Prepared
 		if d != nil && cfg != nil {
@@ -329,17 +329,31 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 }
 
 // rewrap gives the connection under old, a context the engine fetches
-// with, to to (the sources of a reload's new derived metrics): the same
-// connection seen through them, or nil if old was not opened by pmie's
-// sources. It runs on the engine's goroutine as the rules switch (to is
-// not yet in force), possibly for several contexts at once.
-func (p *session) rewrap(to *sources, old pmapi.Context) pmapi.Context {
+// from conn with, to to (the sources of a reload's new derived metrics):
+// the same connection seen through them, or nil if old was not opened by
+// pmie's sources. The new definitions are checked against the host's
+// metrics from the answers conn gave to's metadata context (metaCache),
+// without asking again while evaluation waits. It runs on the engine's
+// goroutine as the rules switch (to is not yet in force), possibly for
+// several contexts at once.
+func (p *session) rewrap(to *sources, conn string, old pmapi.Context) pmapi.Context {
 	for _, from := range append([]*sources{p.src}, p.forks...) {
-		if raw := from.release(old); raw != nil {
-			ctx, _ := to.wrap(raw)
-			to.keep(ctx, raw)
-			return ctx
+		raw := from.release(old)
+		if raw == nil {
+			continue
 		}
+		base := pmapi.Context(raw)
+		var ans *answering
+		if c := to.recorded(conn); c != nil {
+			ans = &answering{Context: raw, c: c}
+			base = ans
+		}
+		ctx, _ := to.wrap(base)
+		if ans != nil {
+			ans.stop()
+		}
+		to.keep(ctx, raw)
+		return ctx
 	}
 	return nil
 }
@@ -430,7 +444,7 @@ func (src *sources) setDerived(reg *derive.Registry) {
 func (src *sources) fork(reg *derive.Registry) *sources {
 	f := &sources{opener: src.opener, archive: src.archive, archives: src.archives, dflt: src.dflt, embedded: src.embedded,
 		first: src.first, last: src.last, log: src.log, meta: map[string]*metaSource{}, handed: map[string]bool{},
-		reg: reg, ns: src.ns}
+		reg: reg, ns: src.ns, record: map[string]*metaCache{}}
 	f.derivedOnce.Do(func() {})
 	return f
 }

@@ -40,6 +40,7 @@ type sources struct {
 	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
 	raws   map[pmapi.Context]pmapi.Context // the raw context under each opened (see rewrap)
+	record map[string]*metaCache           // forks: the metadata contexts' lookups, by connection
 	reg    *derive.Registry                // PCP's global derived metrics, loaded when first needed
 	ns     *pmapi.Namespace                // -n: names are resolved there
 
@@ -247,10 +248,20 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 // openNew opens a new context for conn, wrapped as wrap does, and the raw
 // context under it.
 func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
+	return src.openNewWith(conn, nil)
+}
+
+// openNewWith is openNew with under, if not nil, layered over the raw
+// context first.
+func (src *sources) openNewWith(conn string, under func(pmapi.Context) pmapi.Context) (ctx, raw pmapi.Context, derived bool, err error) {
 	if raw, err = src.opener.Open(src.spec(conn)); err != nil {
 		return nil, nil, false, err
 	}
-	ctx, derived = src.wrap(raw)
+	base := raw
+	if under != nil {
+		base = under(raw)
+	}
+	ctx, derived = src.wrap(base)
 	src.keep(ctx, raw)
 	return ctx, raw, derived, nil
 }
@@ -307,6 +318,30 @@ func (src *sources) env(rt *eval.Runtime, hosts *rules.Hosts) *eval.Env {
 	}
 }
 
+// recorder, for sources that record their metadata lookups (a reload's
+// fork), layers the recording of conn's over a context; else nil.
+func (src *sources) recorder(conn string) func(pmapi.Context) pmapi.Context {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if src.record == nil {
+		return nil
+	}
+	c := src.record[conn]
+	if c == nil {
+		c = newMetaCache()
+		src.record[conn] = c
+	}
+	return func(raw pmapi.Context) pmapi.Context { return &recording{Context: raw, c: c} }
+}
+
+// recorded is what the metadata context of conn has been told, if src
+// records it.
+func (src *sources) recorded(conn string) *metaCache {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.record[conn]
+}
+
 // metadata returns the metadata source for conn, opening it if need be.
 // While rules are bound, a live host is tried once: its failure is
 // remembered.
@@ -321,7 +356,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 	case err != nil:
 		return nil, err
 	}
-	ctx, raw, derived, err := src.openNew(conn)
+	ctx, raw, derived, err := src.openNewWith(conn, src.recorder(conn))
 	if err != nil {
 		if src.archive && src.fatal == nil {
 			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
