@@ -114,3 +114,32 @@ routes:
 	expect("/quiet", "send_resolved: false: firings only",
 		"cpu_hot firing syslog 22:13:20.. 22:15:50 [cpu0=0.99]", "cpu_hot firing syslog 22:17:00.. 22:17:00 [cpu0=0.99]")
 }
+
+// TestResolvedAfterRestart checks that a restarted notifier, told of the
+// rules still true and the alerts they fired (Resume), sends them to no
+// exec or webhook receiver again but resolves them when the rule stops.
+func TestResolvedAfterRestart(t *testing.T) {
+	rec, srv := newRecorder(t)
+	cfg := mustParse(t, `
+receivers:
+  - {name: hook, type: webhook, url: '`+srv.URL+`/hook'}
+default_receiver: hook
+`)
+	t0 := time.Unix(1700000000, 0).UTC()
+	n := New(cfg, Options{})
+	one := func() []Binding { return []Binding{{Host: "alpha", Inst: "cpu0", Value: "0.99"}} }
+	a := FromEvent(sample(), nil)
+	a.Time, a.StartsAt, a.Bindings = t0, t0, one()
+	n.Evaluated(&Evaluation{Key: "k", Rule: "cpu_hot", Time: t0.Add(time.Minute), Truth: True, Bindings: one,
+		Fired: []*Alert{a}, Resume: true})
+	n.Evaluated(&Evaluation{Key: "k", Rule: "cpu_hot", Time: t0.Add(2 * time.Minute), Truth: False})
+	n.Close(context.Background())
+	var got []string
+	for _, b := range rec.bodies {
+		got = append(got, hookPosted(t, b))
+	}
+	want := "cpu_hot resolved syslog 22:13:20..22:15:20 22:15:20 [cpu0=0.99]"
+	if strings.Join(got, "; ") != want {
+		t.Errorf("sent %q, want only %q", got, want)
+	}
+}
