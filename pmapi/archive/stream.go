@@ -31,7 +31,9 @@ type rec struct {
 }
 
 // record is a data record read from a volume, with its framing and value
-// sets checked: its header and a copy of its payload.
+// sets checked: its header and its payload, a copy or a view of the
+// volume's window (see recHead.gen), which holds until the next record is
+// read (and while the record is in the cache, until the window moves).
 type record struct {
 	vol  *volume
 	head recHead
@@ -92,6 +94,9 @@ func (s *stream) lookup(v *volume, off int64, forward bool) *record {
 			continue
 		}
 		if (forward && r.head.off == off) || (!forward && r.head.end() == off) {
+			if r.head.gen != 0 && !v.holds(r.head.gen) {
+				return nil // its payload was a view of a window since moved
+			}
 			s.clock++
 			r.used = s.clock
 			return r
