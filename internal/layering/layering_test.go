@@ -50,7 +50,7 @@ var table = map[string]layer{
 	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
-	"rules": {imports: []string{"lang", "eval", "actions", "pmapi"},
+	"rules": {imports: []string{"lang", "eval", "actions", "pmapi", "internal/waker"},
 		tests: append([]string{"internal/pmcdtest"}, sources...)},
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
@@ -67,6 +67,7 @@ var table = map[string]layer{
 	"internal/pmiestats":      {},
 	"internal/yamlcfg":        {},
 	"internal/realtest":       {},
+	"internal/waker":          {},
 	"internal/pcpopt":         {imports: []string{"pmapi"}},
 	"internal/mmv":            {imports: []string{"pmapi"}},
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
@@ -82,7 +83,7 @@ var table = map[string]layer{
 	// the commands wire things together; they open sources through
 	// pmapi/source
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "notify/alert", "daemon", "daemon/wire",
-		"internal/pcpconf", "internal/pcpopt", "internal/pmiestats"), tests: []string{"internal/pmcdtest", "internal/damaged"}},
+		"internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker"), tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
