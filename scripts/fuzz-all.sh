@@ -12,7 +12,7 @@
 #
 # Go fuzzes one target per run, using every processor (-parallel), so the
 # targets run one at a time. A failing input is written to the package's
-# testdata/fuzz/FuzzName/ directory, where plain go test runs it from then
+# testdata directory (fuzz/FuzzName), where plain go test runs it from then
 # on: keep it, with the fix, as a regression case. The log of each run is
 # left in $FUZZ_LOGS (default: a new directory under /tmp, printed at the
 # end).
