@@ -15,11 +15,12 @@ import (
 
 // TestDerivedReloadKeepsConnections redefines a derived metric under a
 // running daemon fetching from a pmcd (a stand-in, whose connections are
-// counted, and the real one): the rules reading it get the new
+// counted, and the real one): the rule reading it gets the new
 // definition, while the host's connection is kept (the only connection
-// the reload makes is the one its rules' metadata is read on) and the
-// rule that does not read it loses no sample: its rate has a value at
-// every evaluation after the reload, as before it. (Evaluations are
+// the reload makes is the one its rules' metadata is read on), the rule
+// reading another derived metric, unchanged, is kept, and the rule that
+// reads none loses no sample: its rate has a value at every evaluation
+// after the reload, as before it. (Evaluations are
 // half a second apart: a fetch slower than that has no values, reload or
 // not, and a loaded machine makes some so.)
 func TestDerivedReloadKeepsConnections(t *testing.T) {
@@ -48,8 +49,9 @@ func TestDerivedReloadKeepsConnections(t *testing.T) {
 func derivedReload(t *testing.T, host string, before, after func()) {
 	dir := t.TempDir()
 	derived := filepath.Join(dir, "derived.conf")
-	os.WriteFile(derived, []byte("my.ncpu = hinv.ncpu * 2\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "rules.pmie"), []byte("delta = 0.5 sec;\nncpu = hinv.ncpu;\ntwice = my.ncpu;\nswitches = kernel.all.pswitch;\n"), 0o644)
+	os.WriteFile(derived, []byte("my.ncpu = hinv.ncpu * 2\nmy.plus = hinv.ncpu + 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "rules.pmie"), []byte("delta = 0.5 sec;\nncpu = hinv.ncpu;\ntwice = my.ncpu;\n"+
+		"plus = my.plus;\nswitches = kernel.all.pswitch;\n"), 0o644)
 	yaml := filepath.Join(dir, "pmie.yaml")
 	os.WriteFile(yaml, []byte("rule_files: [rules.pmie]\nderived_files: [derived.conf]\nmmv: false\n"), 0o644)
 	p := startLive(t, "--yaml-config", yaml, "-h", host, "-f", "-v")
@@ -64,7 +66,7 @@ func derivedReload(t *testing.T, host string, before, after func()) {
 		t.Fatalf("no twice: %d in\n%s", 2*n, p.out.String())
 	}
 	before()
-	saveOver(t, derived, "my.ncpu = hinv.ncpu * 3\n")
+	saveOver(t, derived, "my.ncpu = hinv.ncpu * 3\nmy.plus = hinv.ncpu + 1\n")
 	thrice := fmt.Sprintf("twice: %d\n", 3*n)
 	p.waitFor("the new definition", 5*time.Second, func() bool { return strings.Contains(p.out.String(), thrice) })
 	mark := len(p.out.String())
@@ -74,8 +76,11 @@ func derivedReload(t *testing.T, host string, before, after func()) {
 	if code := p.stop(); code != 0 {
 		t.Errorf("exit %d:\n%s", code, p.errs.String())
 	}
-	if !strings.Contains(p.errs.String(), "configuration reloaded: 3 rules (2 kept, 1 new, 1 removed)") {
-		t.Errorf("the redefinition did not renew the rule reading it:\n%s", p.errs.String())
+	if !strings.Contains(p.errs.String(), "configuration reloaded: 4 rules (3 kept, 1 new, 1 removed)") {
+		t.Errorf("the redefinition did not renew the rule reading it (only):\n%s", p.errs.String())
+	}
+	if plus := fmt.Sprintf("plus: %d\n", n+1); strings.Count(out[mark:], plus) < 2 {
+		t.Errorf("no %q after the reload:\n%s", plus, out[mark:])
 	}
 	// from the last value before the reload on, every evaluation has values
 	last := valued.FindAllStringIndex(out[:strings.Index(out, thrice)], -1)
