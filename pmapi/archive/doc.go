@@ -34,7 +34,10 @@
 // them when it changes volume), and records are read where the reading
 // position is, by byte offset, forwards or backwards, through a window
 // that grows while reading carries on from it (see source.go); nothing
-// is kept of the records but the last few read (stream.go). The end of
+// is kept of the records but the last few read (stream.go), and, shared
+// by the contexts of a process reading one plain file, where and what
+// the last few thousand records found sound were, so that the others
+// need not check the same bytes again (checked.go). The end of
 // an archive is found as pmGetArchiveEnd finds it, from the end of the
 // last volume (end.go). So opening an archive, and reading near its
 // start, cost the same however long it is, and memory does not grow with

@@ -62,6 +62,7 @@ func (m memSource) close()               {}
 // offset asked for or, reading backwards, up to the end of what was
 // asked for. A refill that carries on from the window (either way)
 // doubles its size, up to wmax; one elsewhere starts again at wmin.
+// The window's buffer is made once, of its largest size.
 type fileSource struct {
 	f          *os.File
 	n          int64
@@ -70,6 +71,10 @@ type fileSource struct {
 	wsize      int    // the size of the next refill
 	wmin, wmax int    // fileWindow and maxWindow
 	gen        uint64 // the window's generation (see view)
+	// checked is the records of the file found sound, shared with its
+	// other readers in the process (nil if the file cannot be told
+	// apart from others).
+	checked *checkedRecs
 }
 
 // windowGen counts the refills of every file source's window, so that
@@ -86,7 +91,8 @@ func openFileSource(path string) (*fileSource, error) {
 		f.Close()
 		return nil, err
 	}
-	return &fileSource{f: f, n: st.Size(), wsize: fileWindow, wmin: fileWindow, wmax: max(fileWindow, maxWindow)}, nil
+	return &fileSource{f: f, n: st.Size(), wsize: fileWindow, wmin: fileWindow, wmax: max(fileWindow, maxWindow),
+		checked: checkedFor(st)}, nil
 }
 
 func (s *fileSource) readAt(want []byte, off int64) (int, error) {
@@ -129,7 +135,10 @@ func (s *fileSource) refill(off, end int64) error {
 	}
 	need := int(min(int64(s.wsize), s.n-start))
 	if cap(s.win) < need {
-		s.win = make([]byte, need)
+		// One buffer, made at once as large as the window can grow (or
+		// the file is): a window growing while a volume is read through
+		// makes no garbage. Its pages cost nothing until read into.
+		s.win = make([]byte, 0, int(min(int64(s.wmax), s.n)))
 	}
 	s.win = s.win[:need]
 	n, err := s.f.ReadAt(s.win, start)
@@ -193,4 +202,6 @@ func (s *fileSource) known() int64         { return s.n }
 func (s *fileSource) close() {
 	s.f.Close()
 	s.win, s.gen = nil, 0
+	s.checked.release()
+	s.checked = nil
 }

@@ -130,7 +130,7 @@ func (s *stream) read(v *volume, off int64, forward bool) (r *record, ok bool, e
 		s.spare = r
 		return nil, false, err
 	}
-	if err := v.checkRecord(&r.head, r.p); err != nil {
+	if err := v.check(&r.head, r.p); err != nil {
 		s.spare = r
 		return nil, false, err
 	}
