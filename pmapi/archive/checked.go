@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -40,7 +41,7 @@ const (
 // hashes to it), or a zero length.
 type checkedRecs struct {
 	id    fileID
-	users int // the file sources sharing it
+	users atomic.Int32 // the file sources sharing it
 	mu    sync.Mutex
 	slots [checkedSlots]struct {
 		off  int64
@@ -75,7 +76,7 @@ func checkedFor(st os.FileInfo) *checkedRecs {
 		c = &checkedRecs{id: id}
 		checkedFiles.files[id] = c
 	}
-	c.users++
+	c.users.Add(1)
 	return c
 }
 
@@ -86,7 +87,7 @@ func (c *checkedRecs) release() {
 	}
 	checkedFiles.mu.Lock()
 	defer checkedFiles.mu.Unlock()
-	if c.users--; c.users == 0 {
+	if c.users.Add(-1) == 0 {
 		delete(checkedFiles.files, c.id)
 	}
 }
@@ -120,10 +121,11 @@ func (c *checkedRecs) add(off int64, size int32, sum uint64) {
 
 // check checks record h of v, whose payload is p, as checkRecord does,
 // unless the same bytes there have been found sound already by a reader
-// of the same file.
+// of the same file. Alone in reading the file, it only checks: no other
+// reader can use what it finds.
 func (v *volume) check(h *recHead, p []byte) error {
 	fs, _ := v.src.(*fileSource)
-	if fs == nil || fs.checked == nil {
+	if fs == nil || fs.checked == nil || fs.checked.users.Load() < 2 {
 		return v.checkRecord(h, p)
 	}
 	c := fs.checked
