@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/notify/alert"
 )
 
@@ -31,13 +32,36 @@ type Settings struct {
 	MMV          string   `json:"mmv,omitempty"`
 	Watch        bool     `json:"watch"`
 	Alerting     bool     `json:"alerting"` // the file configures receivers
+	// Fleet, if set, is the many hosts pmie evaluates, each with its own
+	// rule files, instead of one default host.
+	Fleet *fleet.Config `json:"fleet,omitempty"`
+	// StateFile, if set, is where pmie keeps what it must not forget
+	// over a restart: the actions' holdoff times and the alerts firing.
+	StateFile string `json:"state_file,omitempty"`
 }
 
 // Files are the files the settings come from: the file itself, the rule
-// files and the derived metric files.
+// files, the derived metric files, and a fleet's hosts files, control
+// files and rule files.
 func (s *Settings) Files() []string {
 	out := append([]string{s.File}, s.RuleFiles...)
-	return append(out, s.DerivedFiles...)
+	out = append(out, s.DerivedFiles...)
+	if s.Fleet != nil {
+		out = append(out, s.Fleet.Files...)
+		seen := map[string]bool{}
+		for _, f := range out {
+			seen[f] = true
+		}
+		for _, m := range s.Fleet.Members {
+			for _, f := range m.RuleFiles {
+				if !seen[f] {
+					seen[f] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Message is one line between the processes; Type says which fields
