@@ -15,7 +15,17 @@
 // rule's Metrics. AppendValue, AppendAnnotated and AppendSatisfying print
 // values as pmie -v, -V and -W do, and Members gives the same values as
 // numbers and truths, by host and instance; actions go to a passed-in
-// Actor, a shell action's values put into its text through a Quoter.
+// Actor, a shell action's values put into its text through a Quoter; an
+// action allocates nothing (the Runtime reuses its Firing and buffers).
+//
+// Rules evaluated at the same times (a Group: one schedule of package
+// rules) share their common sub-expressions (Regroup, share.go): each
+// metric is fetched, converted and made a rate once, and each repeated
+// sub-expression computed once a step, for every rule that has it, where
+// the shared node's history is what each rule's own would have been (so
+// never under a ruleset's later rules, and not between rules reading
+// different hosts); the trees become a graph whose shared nodes remember
+// the step they were computed at.
 //
 // Every problem found building a rule is a lang.Diagnostic at the node
 // being compiled (diag.go, Builder.Report), carrying pmie's wording and

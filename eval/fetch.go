@@ -457,11 +457,11 @@ func (x *Node) reshapeFetch() {
 		x.alloc()
 		up = true
 	}
-	if p := x.Parent; p != nil {
+	x.eachParent(func(p *Node) {
 		if up || (!p.units.Known && x.units.Known) {
 			p.reshape()
 		}
-	}
+	})
 }
 
 // reshape adopts the semantics, units and instance domain of x's primary
@@ -521,8 +521,8 @@ func (x *Node) reshape() {
 		x.valid = 0
 		x.alloc()
 	}
-	if up && x.Parent != nil {
-		x.Parent.reshape()
+	if up {
+		x.eachParent((*Node).reshape)
 	}
 }
 

@@ -136,25 +136,35 @@ func (w *world) step(now float64, vals map[string]map[string]float64) {
 			if !ok || m.state != metricReady {
 				continue
 			}
-			src := w.sources[m.Conn]
-			fm := src.metrics[m.Name]
-			set := &pmapi.ValueSet{PMID: fm.desc.PMID}
-			for in, v := range vs {
-				id := pmapi.InNull
-				for _, i := range fm.insts {
-					if i.Name == in {
-						id = i.ID
-					}
-				}
-				set.Values = append(set.Values, pmapi.Value{Inst: id, Atom: atomOf(fm.desc.Type, v)})
-			}
-			sort.Slice(set.Values, func(i, j int) bool { return set.Values[i].Inst < set.Values[j].Inst })
-			m.Deliver(set, now)
+			m.Deliver(w.valueSet(m, vs, ""), now)
 		}
 	}
 	for _, r := range w.prog.Rules {
 		r.Eval(w.rt)
 	}
+}
+
+// valueSet makes the value set of metric m with values vals by instance
+// name, sorted by instance as pmie sorts them; a string metric's values
+// are all str.
+func (w *world) valueSet(m *Metric, vals map[string]float64, str string) *pmapi.ValueSet {
+	fm := w.sources[m.Conn].metrics[m.Name]
+	set := &pmapi.ValueSet{PMID: fm.desc.PMID}
+	for in, v := range vals {
+		id := pmapi.InNull
+		for _, i := range fm.insts {
+			if i.Name == in {
+				id = i.ID
+			}
+		}
+		a := atomOf(fm.desc.Type, v)
+		if fm.desc.Type == pmapi.TypeString {
+			a = pmapi.String(str)
+		}
+		set.Values = append(set.Values, pmapi.Value{Inst: id, Atom: a})
+	}
+	sort.Slice(set.Values, func(i, j int) bool { return set.Values[i].Inst < set.Values[j].Inst })
+	return set
 }
 
 func atomOf(t pmapi.Type, v float64) pmapi.Atom {

@@ -51,6 +51,10 @@ const (
 type Node struct {
 	Op                 Op
 	Arg1, Arg2, Parent *Node
+	more               []*Node // parents besides Parent, of a node rules share
+
+	group *Group // set for a node rules share: computed once a step
+	seen  uint64 // the step of group it was last computed in
 
 	eval  func(*Node) // the evaluator chosen for the node's shape
 	valid int         // number of consecutive valid samples, 0 if unknown
@@ -61,8 +65,12 @@ type Node struct {
 	nvals            int
 
 	metrics *metricSet // per-host metrics of the primary operand (shared)
-	sem     Sem
-	units   Units
+	// sameMetrics says that x has Arg1's metrics (pmie's test, by
+	// identity, of where the bindings are), as built: sharing (see
+	// Regroup) makes sets of metrics one.
+	sameMetrics bool
+	sem         Sem
+	units       Units
 
 	store storage
 	num   []float64
@@ -100,6 +108,7 @@ func newNode(op Op, a1, a2 *Node, hdom, idom, tdom, nsmpls int, sem Sem) *Node {
 	x.nvals = x.tspan * nsmpls
 	if a1 != nil {
 		x.metrics = primary(a1, a2).metrics
+		x.sameMetrics = x.metrics == a1.metrics
 	}
 	switch sem {
 	case SemNumVar, SemNumConst, SemBoolean, SemChar, SemRegex:
@@ -243,9 +252,16 @@ func (x *Node) setSamples(n int) {
 
 // evalArg evaluates an operand unless it is a constant or variable.
 func evalArg(x *Node) {
-	if x.Op.evaluable() && x.eval != nil {
-		x.eval(x)
+	if !x.Op.evaluable() || x.eval == nil {
+		return
 	}
+	if g := x.group; g != nil {
+		if x.seen == g.step {
+			return // computed already this step, for another rule
+		}
+		x.seen = g.step
+	}
+	x.eval(x)
 }
 
 // Valid is the number of consecutive valid samples x holds; 0 means its

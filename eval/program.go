@@ -84,9 +84,7 @@ func (r *Rule) Eval(rt *Runtime) bool {
 	if !r.Root.Op.evaluable() {
 		return false
 	}
-	if r.Root.eval != nil {
-		r.Root.eval(r.Root)
-	}
+	evalArg(r.Root)
 	return true
 }
 

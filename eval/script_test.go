@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +21,8 @@ func TestScripts(t *testing.T) {
 		t.Fatalf("no scripts: %v", err)
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { runScript(t, f) })
+		t.Run(filepath.Base(f), func(t *testing.T) { runScript(t, f, false) })
+		t.Run(filepath.Base(f)+"/shared", func(t *testing.T) { runScript(t, f, true) })
 	}
 }
 
@@ -47,14 +47,21 @@ type script struct {
 	strs    map[string]string             // string values set for the next step
 	fired   []string                      // actions of the last step not yet expected
 	steps   int
+
+	// group, when set, has the rules share their common sub-expressions
+	// (Regroup), as the engine has them.
+	group *Group
 }
 
-func runScript(t *testing.T, path string) {
+func runScript(t *testing.T, path string, share bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &script{t: t, w: newWorld(t), file: path, pending: map[string]map[string]float64{}, strs: map[string]string{}}
+	if share {
+		s.group = &Group{}
+	}
 	lines := strings.Split(string(data), "\n")
 	for s.line = 0; s.line < len(lines); s.line++ {
 		text := strings.TrimSpace(lines[s.line])
@@ -177,24 +184,19 @@ func (s *script) at(arg string) {
 			if !ok || !m.Ready() {
 				continue
 			}
-			fm := w.sources[m.Conn].metrics[m.Name]
-			set := &pmapi.ValueSet{PMID: fm.desc.PMID}
-			for in, v := range vs {
-				id := pmapi.InNull
-				for _, i := range fm.insts {
-					if i.Name == in {
-						id = i.ID
-					}
-				}
-				a := atomOf(fm.desc.Type, v)
-				if fm.desc.Type == pmapi.TypeString {
-					a = pmapi.String(s.strs[m.Name])
-				}
-				set.Values = append(set.Values, pmapi.Value{Inst: id, Atom: a})
-			}
-			sort.Slice(set.Values, func(i, j int) bool { return set.Values[i].Inst < set.Values[j].Inst })
-			m.Deliver(set, now)
+			m.Deliver(w.valueSet(m, vs, s.strs[m.Name]), now)
 		}
+	}
+	if g := s.group; g != nil {
+		if n := len(g.Rules); n < len(w.prog.Rules) {
+			g.Rules = append(g.Rules, w.prog.Rules[n:]...)
+			fresh := map[*Rule]bool{}
+			for _, r := range w.prog.Rules[n:] {
+				fresh[r] = true
+			}
+			Regroup([]*Group{g}, func(r *Rule) bool { return fresh[r] })
+		}
+		g.Begin()
 	}
 	for _, r := range w.prog.Rules {
 		r.Eval(w.rt)

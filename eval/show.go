@@ -314,7 +314,7 @@ func findBindings(x *Node) *Node {
 			break
 		}
 		switch {
-		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+		case x.Arg1 != nil && x.sameMetrics:
 			x = x.Arg1
 		case x.Arg2 != nil:
 			x = x.Arg2
@@ -330,7 +330,7 @@ func findBindings(x *Node) *Node {
 func findValues(x *Node) *Node {
 	for x.sem == SemBoolean && x.metrics != nil {
 		switch {
-		case x.Arg1 != nil && x.metrics == x.Arg1.metrics:
+		case x.Arg1 != nil && x.sameMetrics:
 			x = x.Arg1
 		case x.Arg2 != nil:
 			x = x.Arg2

@@ -5,7 +5,7 @@
 //
 // It also defines Context, the one interface through which every source of
 // metrics (archives, pmcd, the embedded collector, and derived metrics layered
-// over any of them) is read.
+// over any of them) is read; pmapi/source opens them from what a user names.
 //
 // pmapi imports nothing else from this module. It does not know about
 // archives, the wire protocol, derived metrics or pmie; those live in

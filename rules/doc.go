@@ -36,6 +36,14 @@
 // schedule, so a reload causes no extra evaluation, and rules gone are
 // reported (Config.Removed) so that their alerts resolve.
 //
+// A task's rules are an eval.Group: their common sub-expressions (a
+// metric several rules read, a comparison repeated) are computed once a
+// step for all (eval.Regroup), and a metric they share is delivered to
+// once. The state of a shared sub-expression is carried over a reload
+// with the trees of the unchanged rules that share it; rules new at a
+// reload share among themselves, and a node that unchanged rules now in
+// different tasks shared is copied, with its state, for each.
+//
 // One process or two. pmie runs alerting and the HTTP endpoint in a
 // second process, pmie-notify, which it starts and supervises
 // (cmd/pmie/helper.go): one process would be simpler (no messages between

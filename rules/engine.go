@@ -120,23 +120,36 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	} else {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
 	}
-	e.tasks = groupTasks(prog, e.stats.load(prog, b.Rules()))
+	e.tasks = groupTasks(prog, e.stats.load(prog, b.Rules()), func(*eval.Rule) bool { return true })
 	return e
 }
 
 // groupTasks puts the rules of prog, with their counts, into tasks by
-// interval.
-func groupTasks(prog *eval.Program, stats []*RuleStats) []*task {
+// interval, and has the rules of each task share their common
+// sub-expressions (eval.Regroup) where fresh says they are new.
+func groupTasks(prog *eval.Program, stats []*RuleStats, fresh func(*eval.Rule) bool) []*task {
 	var tasks []*task
-	for i, r := range prog.Rules {
+	for _, r := range prog.Rules {
 		var t *task
 		if n := len(tasks); n > 0 && tasks[n-1].delta == r.Delta {
 			t = tasks[n-1]
 		} else {
-			t = &task{nth: len(tasks), delta: r.Delta}
+			t = &task{nth: len(tasks), delta: r.Delta, group: &eval.Group{}}
 			tasks = append(tasks, t)
 		}
-		t.add(r, stats[i])
+		t.group.Rules = append(t.group.Rules, r)
+	}
+	groups := make([]*eval.Group, len(tasks))
+	for i, t := range tasks {
+		groups[i] = t.group
+	}
+	eval.Regroup(groups, fresh)
+	i := 0
+	for _, t := range tasks {
+		for _, r := range t.group.Rules {
+			t.add(r, stats[i])
+			i++
+		}
 	}
 	return tasks
 }
@@ -231,6 +244,7 @@ func (e *Engine) evalStep(s *step) error {
 // evalTask evaluates a task's rules on the values delivered to them and
 // prints their values.
 func (e *Engine) evalTask(t *task, now float64) {
+	t.group.Begin()
 	for i, r := range t.rules {
 		st := t.stats[i]
 		e.rt.Tally = st

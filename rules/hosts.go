@@ -2,8 +2,9 @@ package rules
 
 import (
 	"sync"
+	"syscall"
 
-	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // Hosts remembers, per connection, what pmie last said of a live host, so
@@ -36,8 +37,25 @@ func NewHosts(notify NotifyFunc, quiet bool) *Hosts {
 // already said.
 func (s *Hosts) Unreachable(conn string, err error) {
 	if s.change(conn, stateFailInit) && !s.quiet && s.notify != nil {
-		s.notify(Warning, "pmie: warning - pmcd via "+conn+" "+pmcd.Unreachable(err))
+		s.notify(Warning, "pmie: warning - pmcd via "+conn+" "+unreachable(err))
 	}
+}
+
+// unreachable words the error of a host never reached as pmie does after
+// "pmie: warning - pmcd via SPEC ", by its PCP code: "does not respond"
+// (connection refused), "does not permit delivery of metrics to the local
+// host" (PM_ERR_PERMISSION), "has exceeded its connection limit"
+// (PM_ERR_CONNLIMIT), or "is unreachable".
+func unreachable(err error) string {
+	switch pmapi.Code(err) {
+	case pmapi.Errno(-int32(syscall.ECONNREFUSED)):
+		return "does not respond"
+	case pmapi.ErrPermission:
+		return "does not permit delivery of metrics to the local host"
+	case pmapi.ErrConnLimit:
+		return "has exceeded its connection limit"
+	}
+	return "is unreachable"
 }
 
 // Reached records that conn answered, reporting a return.

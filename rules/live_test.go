@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // ctxSource adapts a context to eval.Source.

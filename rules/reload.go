@@ -130,7 +130,8 @@ func (e *Engine) applyReload(p *pending, now float64) {
 	sw.Removed = len(removed)
 	oldTasks := e.tasks
 	e.b, e.rt = c.Builder, c.Builder.Env.Runtime
-	e.tasks = groupTasks(c.Program, e.stats.load(c.Program, c.Builder.Rules()))
+	e.tasks = groupTasks(c.Program, e.stats.load(c.Program, c.Builder.Rules()),
+		func(r *eval.Rule) bool { return from[r] == nil })
 	for _, t := range e.tasks {
 		e.schedule(t, from, now)
 		for _, h := range t.hosts {

@@ -12,7 +12,8 @@ import (
 // another, with the fetches they need, as pmie groups them.
 type task struct {
 	nth   int
-	delta float64 // seconds
+	delta float64     // seconds
+	group *eval.Group // its rules, sharing their common sub-expressions
 	rules []*eval.Rule
 	stats []*RuleStats // each rule's counts
 	hosts []*hostFetch
@@ -50,12 +51,16 @@ func (t *task) hostFor(conn string) *hostFetch {
 	return h
 }
 
-// add puts a rule, its counts and its metrics into the task.
+// add puts a rule, its counts and its metrics into the task. A metric
+// that rules share is delivered to once.
 func (t *task) add(r *eval.Rule, st *RuleStats) {
 	t.rules = append(t.rules, r)
 	t.stats = append(t.stats, st)
 	for _, m := range r.Metrics {
 		h := t.hostFor(m.Conn)
+		if slices.Contains(h.metrics, m) {
+			continue
+		}
 		h.metrics = append(h.metrics, m)
 		if m.Ready() {
 			h.addID(m.Desc.PMID)

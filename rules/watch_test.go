@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/pmapi/pmcd"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // TestWatchRenameOver checks that a file saved as editors save it (a new

@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/internal/realtest"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // realAM is a real Alertmanager, started by a test on a free loopback

@@ -415,7 +415,7 @@ func (src *sources) setDerived(reg *derive.Registry) {
 // fork makes sources like src (live) with derived metrics reg and no
 // context opened yet, for rules reloaded with new derived metrics.
 func (src *sources) fork(reg *derive.Registry) *sources {
-	f := &sources{archive: src.archive, archives: src.archives, dflt: src.dflt, embedded: src.embedded,
+	f := &sources{opener: src.opener, archive: src.archive, archives: src.archives, dflt: src.dflt, embedded: src.embedded,
 		first: src.first, last: src.last, log: src.log, meta: map[string]*metaSource{}, handed: map[string]bool{},
 		reg: reg}
 	f.derivedOnce.Do(func() {})

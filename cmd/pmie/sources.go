@@ -1,22 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/archive"
-	"github.com/gopcp/pmie/pmapi/local"
-	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -29,8 +24,9 @@ type archiveInfo struct {
 }
 
 // sources is where metrics come from: archives (one per host), or live
-// hosts through pmcd, or the embedded collector.
+// hosts through pmcd, or the embedded collector, each opened by opener.
 type sources struct {
+	opener      *source.Opener
 	archive     bool
 	archives    []archiveInfo
 	dflt        string // connection of the default host
@@ -54,18 +50,22 @@ type sources struct {
 // are of the same host), or chooses the live default host: -h, else the
 // local pmcd if one answers, else (or with -L) the embedded collector.
 func openSources(s settings, log *logger) (*sources, error) {
-	src := &sources{meta: map[string]*metaSource{}, handed: map[string]bool{}, log: log, first: -1, ns: s.namespace}
+	src := &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
+		log: log, first: -1, ns: s.namespace}
 	if len(s.archives) == 0 {
 		return src, src.chooseLive(s)
 	}
 	src.archive = true
 	for _, name := range s.archives {
-		c, err := archive.Open(name)
+		c, err := src.opener.Open(source.Archive(name))
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n", prog, name, errText(err))
 		}
 		info := c.Source()
-		start, end := c.Bounds()
+		var start, end pmapi.Time
+		if sk, ok := c.(pmapi.Seeker); ok {
+			start, end = sk.Bounds()
+		}
 		src.adopt(name, c)
 		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
 		for _, b := range src.archives {
@@ -97,15 +97,16 @@ func (src *sources) chooseLive(s settings) error {
 		return nil
 	}
 	src.dflt = "local:"
-	if c, err := pmcd.Dial("local:", pmcd.Config{}); err == nil {
+	c, embedded, err := src.opener.LocalDefault()
+	if err == nil {
 		src.adopt("local:", c)
-		if !s.check {
-			fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
-		}
-		return nil
 	}
-	src.embedded = true
-	if !s.check {
+	src.embedded = embedded
+	switch {
+	case s.check:
+	case !embedded:
+		fmt.Fprintf(src.log.w, "%s: metrics from pmcd on the local host\n", prog)
+	default:
 		fmt.Fprintf(src.log.w, "%s: pmcd is not answering, metrics from the embedded collector\n", prog)
 	}
 	return nil
@@ -168,21 +169,8 @@ func secondsOf(t pmapi.Time) float64 {
 	return float64(us) / 1e6
 }
 
-// errText is the PCP wording of err.
-func errText(err error) string {
-	var e pmapi.Errno
-	if errors.As(err, &e) {
-		return e.Error()
-	}
-	var pe *pmcd.Error
-	if errors.As(err, &pe) {
-		return pe.Code.Error()
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return pmapi.Errno(-int32(syscall.ENOENT)).Error()
-	}
-	return pmapi.Code(err).Error()
-}
+// errText is the PCP wording of err (pmErrStr of its code).
+func errText(err error) string { return pmapi.Code(err).Error() }
 
 // open makes a context for conn, for a task's fetches. Archives are large
 // in memory, so the first task to read one gets the context opened to read
@@ -202,15 +190,7 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 // openNew opens a new context for conn, wrapped as wrap does, and the raw
 // context under it.
 func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
-	switch {
-	case src.archive:
-		raw, err = archive.Open(conn)
-	case src.embedded && conn == src.dflt:
-		raw, err = local.Open(local.Options{})
-	default:
-		raw, err = pmcd.Dial(conn, pmcd.Config{})
-	}
-	if err != nil {
+	if raw, err = src.opener.Open(src.spec(conn)); err != nil {
 		return nil, nil, false, err
 	}
 	ctx, derived = src.wrap(raw)
@@ -218,6 +198,18 @@ func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, 
 	src.opened = append(src.opened, ctx)
 	src.mu.Unlock()
 	return ctx, raw, derived, nil
+}
+
+// spec is what conn names: an archive (archive mode), the embedded
+// collector (the default host, when it reads that), or a pmcd host.
+func (src *sources) spec(conn string) source.Spec {
+	switch {
+	case src.archive:
+		return source.Archive(conn)
+	case src.embedded && conn == src.dflt:
+		return source.Embedded()
+	}
+	return source.Host(conn)
 }
 
 // close closes every context opened.

@@ -9,14 +9,11 @@ import (
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// This file wires derived metrics (package derive) into pminfo: libpcp's
-// global derived metrics ($PCP_DERIVED_CONFIG, else PCP's directory), then
-// each -c file, over whatever context pminfo opened. Problems are printed
-// as libpcp prints them: configuration errors at once, a metric's
-// semantic errors when pminfo first uses it.
-
-func init() { sources.Derived = wrapDerived }
-
+// wrapDerived puts derived metrics (package derive) over whatever
+// context pminfo opened: libpcp's global derived metrics
+// ($PCP_DERIVED_CONFIG, else PCP's directory), then each -c file.
+// Problems are printed as libpcp prints them: configuration errors at
+// once, a metric's semantic errors when pminfo first uses it.
 func wrapDerived(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error) {
 	reg := derive.NewRegistry()
 	getenv := func(k string) (string, bool) {

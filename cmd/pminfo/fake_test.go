@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // fakeContext is a small in-memory source: a namespace, descriptors,
@@ -169,7 +170,7 @@ func runFake(t *testing.T, f *fakeContext, args ...string) (string, string, int)
 		Args:    append([]string{"pminfo", "-a", "fake"}, args...),
 		Stdout:  &stdout,
 		Stderr:  &stderr,
-		Sources: Sources{Archive: func(string) (pmapi.Context, error) { return f, nil }},
+		Open:    func(source.Spec) (pmapi.Context, error) { return f, nil },
 		LocalTZ: time.UTC,
 	})
 	return stdout.String(), stderr.String(), status

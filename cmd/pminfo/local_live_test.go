@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/pmie/internal/realtest"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // These tests check pminfo -L (the embedded collector) against real
@@ -22,7 +23,8 @@ func runLocal(t *testing.T, args ...string) string {
 		Environ: os.Environ(),
 		Stdout:  &out,
 		Stderr:  &errw,
-		Sources: sources,
+		Open:    (&source.Opener{}).Open,
+		Derived: wrapDerived,
 		LocalTZ: localZone(),
 	}
 	if rc := run(env); rc != 0 || errw.Len() > 0 {

@@ -1,8 +1,8 @@
 // Command pminfo displays information about performance metrics, as PCP
 // 6.0.3's pminfo(1) does and with the same output: names, descriptors
 // (-d), values (-f, -F, -x), PMIDs (-m, -M), help text (-t, -T), labels
-// (-l) and series identifiers (-s), from an archive (-a) or, once their
-// packages are wired in, pmcd (-h) or the embedded collector (-L).
+// (-l) and series identifiers (-s), from an archive (-a), pmcd (-h) or
+// the embedded collector (-L), opened as package pmapi/source opens them.
 package main
 
 import (
@@ -17,6 +17,7 @@ import (
 
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 const synopsis = "[options] [metricname | pmid | indom]..."
@@ -58,30 +59,20 @@ var options = []pcpopt.Option{
 	{Long: "verify", Short: 'v', Help: "verify mode, be quiet and only report errors"},
 }
 
-// Sources are the ways pminfo opens a context: archives, pmcd and the
-// embedded collector (sources.go), and the derived-metric layer put over
-// them, each set by the file that wires its package in. Tests put their
-// own in.
-type Sources struct {
-	Archive func(name string) (pmapi.Context, error)
-	Host    func(spec string) (pmapi.Context, error) // -h (pmapi/pmcd)
-	Local   func() (pmapi.Context, error)            // -L (pmapi/local)
-	// Derived wraps a context with derived metrics (package derive): the
-	// -c files in order, and $PCP_DERIVED_CONFIG (set reports whether the
-	// variable is set at all). Problems it reports go to errw.
-	Derived func(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error)
-}
-
-// sources is what main uses; the wiring files add to it in init.
-var sources Sources
-
 // Env is everything pminfo takes from its process, so tests can run it.
 type Env struct {
 	Args    []string // including the program name
 	Environ []string
 	Stdout  io.Writer
 	Stderr  io.Writer
-	Sources Sources
+	// Open opens the source pminfo is told to read: a source.Opener's
+	// Open, or a test's fake.
+	Open func(source.Spec) (pmapi.Context, error)
+	// Derived, if set, puts derived metrics over a context (package
+	// derive, through wrapDerived): the -c files in order, and
+	// $PCP_DERIVED_CONFIG (set reports whether the variable is set at
+	// all). Problems it reports go to errw.
+	Derived func(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error)
 	// LocalTZ is the zone times are shown in without -z or -Z.
 	LocalTZ *time.Location
 }
@@ -99,7 +90,8 @@ func main() {
 		Environ: os.Environ(),
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
-		Sources: sources,
+		Open:    (&source.Opener{}).Open,
+		Derived: wrapDerived,
 		LocalTZ: localZone(),
 	}))
 }
@@ -296,43 +288,33 @@ func run(env Env) int {
 func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 	c := p.cfg
 	var (
-		ctx    pmapi.Context
-		err    error
-		source string
+		ctx pmapi.Context
+		err error
 	)
-	src := env.Sources
+	open := env.Open
+	if open == nil {
+		open = func(source.Spec) (pmapi.Context, error) { return nil, errNoSource }
+	}
 	switch c.std.Context {
 	case pmapi.SourceArchive:
-		source = c.std.Archives[0]
-		err = errNoSource
-		if src.Archive != nil {
-			ctx, err = src.Archive(source)
-		}
+		ctx, err = open(source.Archive(c.std.Archives[0]))
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, source, errText(err))
+			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, c.std.Archives[0], errText(err))
 			return 1, false
 		}
 	case pmapi.SourceLocal:
-		err = errNoSource
-		if src.Local != nil {
-			ctx, err = src.Local()
-		}
-		if err != nil {
+		if ctx, err = open(source.Embedded()); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot make standalone connection on localhost: %s\n", p.prog, errText(err))
 			return 1, false
 		}
 	default:
-		source = "local:"
+		spec := "local:"
 		if c.std.Context == pmapi.SourceHost {
-			source = c.std.Hosts[0]
+			spec = c.std.Hosts[0]
 		}
 		c.std.Context = pmapi.SourceHost
-		err = errNoSource
-		if src.Host != nil {
-			ctx, err = src.Host(source)
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, source, errText(err))
+		if ctx, err = open(source.Host(spec)); err != nil {
+			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, spec, errText(err))
 			return 1, false
 		}
 	}
@@ -356,14 +338,13 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 	return 0, true
 }
 
-// withDerived puts the derived metrics over ctx when package derive is
-// wired in (Sources.Derived), above any -n namespace so that their names
-// join it, as libpcp's do.
+// withDerived puts the derived metrics over ctx (Env.Derived), above any
+// -n namespace so that their names join it, as libpcp's do.
 func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
-	if env.Sources.Derived == nil {
+	if env.Derived == nil {
 		return ctx
 	}
-	dctx, err := env.Sources.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
+	dctx, err := env.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
 		hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
 	if err != nil {
 		return ctx
@@ -371,7 +352,7 @@ func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
 	return dctx
 }
 
-// errNoSource is the error for a source whose package is not wired in.
+// errNoSource is the error when pminfo is given no way to open sources.
 var errNoSource = pmapi.ErrNYI
 
 // contextOptions is pmGetContextOptions for an archive: the timezone (and

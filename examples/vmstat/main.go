@@ -38,10 +38,8 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/archive"
 	"github.com/gopcp/pmie/pmapi/fetchgroup"
-	"github.com/gopcp/pmie/pmapi/local"
-	"github.com/gopcp/pmie/pmapi/pmcd"
+	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // column is one column of the table: a metric, the conversion the
@@ -117,15 +115,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-// open makes the context the options name.
+// open makes the context the options name, as every command of ours
+// opens its sources (package pmapi/source).
 func open(o options) (pmapi.Context, error) {
+	spec := source.Embedded()
 	switch {
 	case o.archive != "":
-		return archive.Open(o.archive)
+		spec = source.Archive(o.archive)
 	case o.host != "":
-		return pmcd.Dial(o.host, pmcd.Config{})
+		spec = source.Host(o.host)
 	}
-	return local.Open(local.Options{})
+	return (&source.Opener{}).Open(spec)
 }
 
 // table is the fetchgroup and the items filled in at each fetch.

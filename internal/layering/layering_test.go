@@ -1,5 +1,7 @@
 // Package layering holds a test that keeps the module's imports pointing one
-// way, as STYLE.md lays out.
+// way, as STYLE.md lays out: the table below says, for every package of
+// the module, exactly which of our packages its code may import, and
+// which more its tests may.
 package layering
 
 import (
@@ -8,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,28 +18,78 @@ import (
 
 const module = "github.com/gopcp/pmie/"
 
-// allowed maps a package (relative to the module root) to the packages of
-// ours it may import, each covering its subpackages too. cmd/ and internal/
-// may import anything.
-var allowed = map[string][]string{
-	"lang":    {},
-	"pmapi":   {"pmapi"},
-	"derive":  {"lang", "pmapi", "internal/posixre"},
-	"eval":    {"lang", "derive", "pmapi", "internal/posixre"},
-	"actions": {"lang", "pmapi"},
-	"rules":   {"lang", "derive", "eval", "actions", "pmapi", "internal/posixre"},
-	"notify":  {"actions", "internal/yamlcfg"},
-	"daemon":  {"daemon", "lang", "derive", "eval", "actions", "rules", "notify", "pmapi", "internal/yamlcfg", "internal/mmv"},
+// layer is what one package may import of ours: imports for its code;
+// tests, more for its tests (which may also import what the code may,
+// and internal/realtest, to use the real components on the machine).
+type layer struct {
+	imports, tests []string
 }
 
-func topOf(rel string) string {
-	return strings.SplitN(rel, "/", 2)[0]
+// The concrete sources of metrics, which only pmapi/source (the opener)
+// and tests of other packages import.
+var (
+	sources = []string{"pmapi/archive", "pmapi/local", "pmapi/pmcd"}
+	engine  = []string{"lang", "derive", "eval", "actions", "rules", "pmapi"}
+)
+
+// table is every package of the module, by path relative to its root. A
+// new package needs a row: the test fails until it has one.
+var table = map[string]layer{
+	// syntax and the data model import nothing of ours
+	"lang":  {},
+	"pmapi": {},
+	// the sources of metrics, each over pmapi alone; the opener over them
+	"pmapi/archive":    {imports: []string{"pmapi"}},
+	"pmapi/local":      {imports: []string{"pmapi"}},
+	"pmapi/pmcd":       {imports: []string{"pmapi", "internal/pdu", "internal/pcpconf"}, tests: []string{"internal/pmcdtest"}},
+	"pmapi/synth":      {imports: []string{"pmapi"}, tests: []string{"pmapi/archive"}},
+	"pmapi/source":     {imports: append([]string{"pmapi"}, sources...)},
+	"pmapi/fetchgroup": {imports: []string{"pmapi"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
+	"internal/pdu":     {imports: []string{"pmapi"}},
+	// the engine: given contexts, it opens no source itself
+	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
+	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
+	"actions": {},
+	"rules": {imports: []string{"lang", "eval", "actions", "pmapi"},
+		tests: append([]string{"internal/pmcdtest"}, sources...)},
+	// alerting and the daemon
+	"notify/alert":       {imports: []string{"actions"}},
+	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg"}},
+	"daemon/wire":        {imports: []string{"notify/alert"}},
+	"daemon/selfmetrics": {imports: []string{"daemon/wire", "pmapi"}},
+	"daemon/web":         {imports: []string{"daemon/selfmetrics", "daemon/wire"}},
+	"daemon/config":      {imports: []string{"daemon/wire", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
+	"daemon": {imports: []string{"actions", "eval", "rules", "notify/alert", "daemon/selfmetrics", "daemon/wire",
+		"internal/mmv"}},
+	// helpers of our own
+	"internal/posixre":        {},
+	"internal/pcpconf":        {},
+	"internal/pmiestats":      {},
+	"internal/yamlcfg":        {},
+	"internal/realtest":       {},
+	"internal/pcpopt":         {imports: []string{"pmapi"}},
+	"internal/mmv":            {imports: []string{"pmapi"}},
+	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
+	"internal/ruletest":       {imports: append(slices.Clone(engine), "notify/alert", "pmapi/source", "pmapi/synth")},
+	"internal/pmcdtest":       {imports: []string{"pmapi", "internal/pdu"}},
+	"internal/fetchgrouptest": {tests: []string{"derive", "pmapi", "pmapi/archive", "pmapi/fetchgroup"}},
+	"internal/layering":       {},
+	// the commands wire things together; they open sources through
+	// pmapi/source
+	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "notify/alert", "daemon", "daemon/wire",
+		"internal/pcpconf", "internal/pcpopt", "internal/pmiestats"), tests: []string{"internal/pmcdtest"}},
+	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
+	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}},
+	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
+	"cmd/pmietest":    {imports: []string{"internal/ruletest"}},
+	"examples":        {},
+	"examples/vmstat": {imports: []string{"pmapi", "pmapi/fetchgroup", "pmapi/source"}},
 }
 
 func TestImportsPointOneWay(t *testing.T) {
 	root := "../.."
 	fset := token.NewFileSet()
-	checked := 0
+	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -52,44 +105,48 @@ func TestImportsPointOneWay(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		rel = filepath.ToSlash(rel)
-		rules, ok := allowed[topOf(rel)]
+		l, ok := table[rel]
 		if !ok {
+			if !seen[rel] {
+				t.Errorf("package %s is not in the layering table: give it a row saying what it may import", rel)
+			}
+			seen[rel] = true
 			return nil
 		}
+		seen[rel] = true
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		checked++
+		test := strings.HasSuffix(path, "_test.go")
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if !strings.HasPrefix(p, module) {
+			target, ours := strings.CutPrefix(p, module)
+			if !ours || target == rel || allowed(l, target, test) {
 				continue
 			}
-			target := strings.TrimPrefix(p, module)
-			if target == rel || strings.HasPrefix(target, rel+"/") {
-				continue
-			}
-			// every test may use the real components on the machine
-			ok := strings.HasSuffix(path, "_test.go") && target == "internal/realtest"
-			for _, a := range rules {
-				if target == a || strings.HasPrefix(target, a+"/") {
-					ok = true
-				}
-			}
-			if !ok {
-				t.Errorf("%s imports %s, which %s may not use", path, p, topOf(rel))
-			}
+			t.Errorf("%s imports %s, which the layering table does not allow %s", path, target, rel)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if checked == 0 {
-		t.Fatal("no Go files found under the module root")
+	for pkg := range table {
+		if !seen[pkg] {
+			t.Errorf("the layering table has a row for %s, which has no Go files", pkg)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatal("module root not where expected:", err)
 	}
+}
+
+// allowed reports whether a package with layer l may import target (from
+// a test file if test).
+func allowed(l layer, target string, test bool) bool {
+	if slices.Contains(l.imports, target) {
+		return true
+	}
+	return test && (target == "internal/realtest" || slices.Contains(l.tests, target))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/archive"
+	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/pmapi/synth"
 	"github.com/gopcp/pmie/rules"
 )
@@ -20,6 +20,7 @@ import (
 // host (pmie's -a archives, in order, the default host's first), the
 // derived metrics over them, and the rules compiled against them.
 type world struct {
+	opener source.Opener // real archives given as input
 	f      *File
 	t      *Test
 	loc    *time.Location
@@ -142,7 +143,7 @@ func spanText(src *lang.Source, sp lang.Span) string {
 // openArchives uses real archives as the test's input.
 func (w *world) openArchives() error {
 	for _, path := range w.t.Archives {
-		c, err := archive.Open(path)
+		c, err := w.opener.Open(source.Archive(path))
 		if err != nil {
 			return fmt.Errorf("archive %s: %v", path, err)
 		}
@@ -164,7 +165,7 @@ func (w *world) open(h *hostSource) (ctx, raw pmapi.Context, err error) {
 	if h.synth != nil {
 		raw = h.synth.Open(h.conn)
 	} else {
-		c, err := archive.Open(h.path)
+		c, err := w.opener.Open(source.Archive(h.path))
 		if err != nil {
 			return nil, nil, fmt.Errorf("archive %s: %v", h.path, err)
 		}

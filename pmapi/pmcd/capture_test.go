@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 var capture = flag.Bool("capture", false, "record real pmcd's replies into "+goldenDir)

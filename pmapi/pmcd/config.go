@@ -4,10 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
-
-	"github.com/gopcp/pmie/pmapi"
 )
 
 // PCP's defaults, which its environment variables override.
@@ -136,28 +133,12 @@ func (k EventKind) String() string {
 // :host, Source().Name); on Reconnected it prints "Re-established
 // connection to pmcd SPEC". If the very first connection fails it prints
 // "Cannot connect to pmcd SPEC" and, on a line of its own without the
-// pmNotifyErr prefix, "pmie: warning - pmcd via SPEC " and the words of
-// Unreachable(err), retrying Dial every cycle after that. Transcripts of
+// pmNotifyErr prefix, "pmie: warning - pmcd via SPEC " and words for the
+// error's code (package rules has them), retrying Dial every cycle after
+// that. Transcripts of
 // real pmie are in testdata/golden/pmie-reconnect.
 type Event struct {
 	Kind EventKind
 	Spec string // the host specification, as given
 	Err  error  // for Lost, why
-}
-
-// Unreachable words a failed Dial as pmie does on stderr after "pmie:
-// warning - pmcd via SPEC ": "does not respond" (connection refused),
-// "does not permit delivery of metrics to the local host"
-// (PM_ERR_PERMISSION), "has exceeded its connection limit"
-// (PM_ERR_CONNLIMIT), or "is unreachable".
-func Unreachable(err error) string {
-	switch pmapi.Code(err) {
-	case pmapi.Errno(-int32(syscall.ECONNREFUSED)):
-		return "does not respond"
-	case pmapi.ErrPermission:
-		return "does not permit delivery of metrics to the local host"
-	case pmapi.ErrConnLimit:
-		return "has exceeded its connection limit"
-	}
-	return "is unreachable"
 }

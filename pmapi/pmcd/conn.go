@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 // Error is a request or connection that failed for want of a working

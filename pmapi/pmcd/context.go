@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 // Context is a PMAPI context on a pmcd (PM_CONTEXT_HOST). It implements

@@ -18,8 +18,8 @@
 // schedule, reporting Lost and Reconnected events for the messages pmie
 // prints (see Event).
 //
-// The wire format itself is in pmapi/pmcd/internal/pdu; pmapi/pmcd/pmcdtest
+// The wire format itself is in internal/pdu; internal/pmcdtest
 // is a pmcd stand-in for tests. Derived metrics are not this package's
-// business (see derive), nor is choosing between pmcd and the embedded
-// collector (pmapi/local).
+// business (see derive), nor is choosing between pmcd, archives and the
+// embedded collector: commands open every source through pmapi/source.
 package pmcd

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // clock is a settable time for the reconnection schedule.

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
-	"github.com/gopcp/pmie/pmapi/pmcd/pmcdtest"
 )
 
 // requests are the Context's requests the fuzz target makes, by number.

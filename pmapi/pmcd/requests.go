@@ -1,8 +1,8 @@
 package pmcd
 
 import (
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 var _ pmapi.Context = (*Context)(nil)

@@ -1,11 +1,12 @@
 package pmcd
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gopcp/pmie/internal/pcpconf"
 )
 
 // Spec is a parsed pmcd host specification, as pmie -h, pminfo -h and
@@ -154,37 +155,13 @@ func DefaultPorts() []int {
 }
 
 // DefaultSocket is the path of pmcd's unix socket: $PMCD_SOCKET, else
-// pmcd.socket in PCP_RUN_DIR (from the environment or pcp.conf(5)).
+// pmcd.socket in PCP_RUN_DIR (from the environment or pcp.conf(5), as
+// package internal/pcpconf reads it).
 func DefaultSocket() string {
 	if env := os.Getenv("PMCD_SOCKET"); env != "" {
 		return env
 	}
-	return pcpConf("PCP_RUN_DIR", "/run/pcp") + "/pmcd.socket"
-}
-
-// pcpConf looks up a PCP configuration variable in the environment, then
-// in $PCP_CONF or /etc/pcp.conf, else returns def.
-func pcpConf(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	path := os.Getenv("PCP_CONF")
-	if path == "" {
-		path = "/etc/pcp.conf"
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return def
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
-		if ok && k == name && v != "" {
-			return strings.Trim(v, `"'`)
-		}
-	}
-	return def
+	return pcpconf.Get("PCP_RUN_DIR") + "/pmcd.socket"
 }
 
 // String is the specification as given, "local:" for an empty one.

@@ -10,7 +10,7 @@ import (
 )
 
 // goldenDir holds reply PDUs recorded from real pmcd 6.0.3.
-const goldenDir = "../../../../testdata/golden/pmcd"
+const goldenDir = "../../testdata/golden/pmcd"
 
 func golden(t testing.TB, name string) []byte {
 	t.Helper()

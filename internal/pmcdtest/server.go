@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 // Fault rewrites the reply to a request before the stand-in sends it;

@@ -3,8 +3,8 @@ package pmcdtest
 import (
 	"time"
 
+	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
-	"github.com/gopcp/pmie/pmapi/pmcd/internal/pdu"
 )
 
 // handle answers one request, as pmcd 6.0.3 would for the namespace. It

@@ -1,7 +1,7 @@
 // Package pdu encodes and decodes the protocol data units (PDUs) of the PCP
 // protocol that clients and pmcd exchange, in both directions: the client
 // (pmapi/pmcd) encodes requests and decodes replies, the test stand-in
-// (pmapi/pmcd/pmcdtest) does the reverse.
+// (internal/pmcdtest) does the reverse.
 //
 // Every PDU starts with a 12-byte header of three big-endian 32-bit words:
 // the total length in bytes (header included), the PDU type and the sender
