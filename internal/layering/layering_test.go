@@ -55,10 +55,11 @@ var table = map[string]layer{
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
 	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg"}},
-	"daemon/wire":        {imports: []string{"notify/alert"}},
+	"daemon/fleet":       {imports: []string{"internal/pcpconf", "internal/pcpopt"}},
+	"daemon/wire":        {imports: []string{"notify/alert", "daemon/fleet"}},
 	"daemon/selfmetrics": {imports: []string{"daemon/wire", "pmapi"}},
 	"daemon/web":         {imports: []string{"daemon/selfmetrics", "daemon/wire"}},
-	"daemon/config":      {imports: []string{"daemon/wire", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
+	"daemon/config":      {imports: []string{"daemon/wire", "daemon/fleet", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
 	"daemon": {imports: []string{"actions", "eval", "rules", "notify/alert", "daemon/selfmetrics", "daemon/wire",
 		"internal/mmv"}},
 	// helpers of our own
