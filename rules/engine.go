@@ -64,6 +64,11 @@ type Config struct {
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
+	// Limits, if set, bounds connections being made and fetches in
+	// flight (shared with other engines); Backoff spaces out attempts to
+	// reach a host that cannot be reached.
+	Limits  *Limits
+	Backoff Backoff
 
 	// Stats receives the engine's counts of its work; nil makes new ones
 	// (see Engine.Stats).
@@ -79,6 +84,14 @@ type Config struct {
 	Removed func(rules []*eval.Rule, now float64)
 }
 
+// Output is where an engine writes values and print actions: a writer
+// it flushes after each evaluation. A Config.Out that is not one is
+// given a buffer.
+type Output interface {
+	io.Writer
+	Flush() error
+}
+
 // retryMin is pmie's first retry interval for unavailable hosts and
 // metrics, in seconds; retries back off exponentially up to the delta.
 const retryMin = 5
@@ -89,7 +102,7 @@ type Engine struct {
 	b     *eval.Builder
 	rt    *eval.Runtime
 	tasks []*task
-	out   *bufio.Writer
+	out   Output
 	line  []byte
 	hosts *Hosts
 	stats *Stats
@@ -115,7 +128,7 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
-	if w, ok := cfg.Out.(*bufio.Writer); ok {
+	if w, ok := cfg.Out.(Output); ok {
 		e.out = w
 	} else {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)

@@ -28,6 +28,8 @@ type liveHost struct {
 	failed     error         // why a first connection failed, to report
 	closed     bool          // the engine has stopped: close what comes
 	lateErr    error         // error of a fetch that finished too late
+	wait       time.Duration // Config.Backoff's wait after the last failure to connect
+	nextDial   time.Time     // no attempt to connect before this
 }
 
 // timeOf converts seconds since the epoch to a time.Time.
@@ -58,7 +60,7 @@ func (e *Engine) connectAll() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctxs[i], errs[i] = e.cfg.Open(h.conn)
+			e.cfg.Limits.Dial(func() { ctxs[i], errs[i] = e.cfg.Open(h.conn) })
 		}()
 	}
 	wg.Wait()
@@ -66,10 +68,13 @@ func (e *Engine) connectAll() {
 		if errs[i] != nil {
 			h.down = true
 			e.hosts.Unreachable(h.conn, errs[i])
+			e.failedDial(h.live)
+			e.stats.host(h.conn).setDown(true)
 			continue
 		}
 		h.ctx, h.opened = ctxs[i], true
 		e.hosts.Reached(h.conn)
+		e.stats.host(h.conn).setDown(false)
 	}
 }
 
@@ -216,7 +221,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 	lh.mu.Lock()
 	ctx, failed := lh.pending, lh.failed
 	lh.pending, lh.failed = nil, nil
-	start := ctx == nil && !lh.connecting && !lh.busy
+	start := ctx == nil && !lh.connecting && !lh.busy && !e.cfg.Now().Before(lh.nextDial)
 	if start {
 		lh.connecting = true
 	}
@@ -225,6 +230,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 	case ctx != nil:
 		h.ctx, h.down, h.opened = ctx, false, true
 		e.hosts.Reached(h.conn)
+		e.stats.host(h.conn).setDown(false)
 	case failed != nil:
 		e.hosts.Unreachable(h.conn, failed)
 	}
@@ -236,11 +242,18 @@ func (e *Engine) reconnect(h *hostFetch) {
 // dial connects to h's host in the background, leaving the connection for
 // reconnect to adopt, or, for a host never reached, why it failed.
 func (e *Engine) dial(h *hostFetch, never bool) {
-	ctx, err := e.cfg.Open(h.conn)
+	var ctx pmapi.Context
+	var err error
+	e.cfg.Limits.Dial(func() { ctx, err = e.cfg.Open(h.conn) })
 	lh := h.live
 	lh.mu.Lock()
 	defer lh.mu.Unlock()
 	lh.connecting = false
+	if err != nil {
+		e.failedDial(lh)
+	} else {
+		lh.wait = 0
+	}
 	switch {
 	case err == nil && lh.closed:
 		ctx.Close()
@@ -249,6 +262,13 @@ func (e *Engine) dial(h *hostFetch, never bool) {
 	case never:
 		lh.failed = err
 	}
+}
+
+// failedDial puts off the next attempt to connect by Config.Backoff;
+// lh.mu is held (or lh is not yet shared).
+func (e *Engine) failedDial(lh *liveHost) {
+	lh.wait = e.cfg.Backoff.next(lh.wait)
+	lh.nextDial = e.cfg.Now().Add(lh.wait)
 }
 
 // retryMetrics looks again for the metadata of h's waiting metrics.
@@ -300,9 +320,11 @@ func (e *Engine) fetchLive(t *task) {
 		lh.mu.Unlock()
 		started = append(started, h)
 		go func(h *hostFetch, ctx pmapi.Context, done chan error, c *hostCounters) {
+			turn := e.cfg.Limits.fetching()
 			start := time.Now()
 			err := ctx.Fetch(h.ids, &h.result)
 			c.fetched(time.Since(start), err)
+			turn()
 			done <- err
 		}(h, h.ctx, lh.done, e.stats.host(h.conn))
 	}
@@ -371,6 +393,7 @@ func (e *Engine) lost(h *hostFetch, err error) {
 		e.cfg.Notify(Error, "pmFetch from "+h.hostName()+" failed: "+errText(err))
 	}
 	e.hosts.lost(h.conn)
+	e.stats.host(h.conn).setDown(true)
 	h.down = true
 	h.err = err
 	if h.ctx != nil {

@@ -24,6 +24,10 @@ type Candidate struct {
 	// Files are the files the configuration was read from, which a
 	// Watcher watches.
 	Files []string
+	// Parts, for many engines reloaded as one (a fleet's members), are
+	// each engine's candidate by its identity; Builder and Program are
+	// then unused.
+	Parts map[string]*Candidate
 }
 
 // Switched tells how a reload changed the rules.

@@ -25,7 +25,7 @@ type Stats struct {
 	rules    []*RuleStats
 	numRules int
 	expected float32
-	after    []func()
+	after    hooks
 
 	total counters
 
@@ -140,20 +140,39 @@ func (s *Stats) Rules() []RuleCounts {
 // evaluation of a task's rules and after a program is loaded or
 // reloaded (so that something kept beside the counts, such as pmie's
 // stats file, can follow them). f must not wait.
-func (s *Stats) AfterEval(f func()) {
-	s.mu.Lock()
-	s.after = append(s.after, f)
-	s.mu.Unlock()
-}
+func (s *Stats) AfterEval(f func()) { s.after.add(f) }
 
 // changed calls the AfterEval functions.
-func (s *Stats) changed() {
-	s.mu.Lock()
-	after := s.after
-	s.mu.Unlock()
-	for _, f := range after {
+func (s *Stats) changed() { s.after.call() }
+
+// hooks are functions to call after something happens.
+type hooks struct {
+	mu sync.Mutex
+	fs []func()
+}
+
+func (h *hooks) add(f func()) {
+	h.mu.Lock()
+	h.fs = append(h.fs, f)
+	h.mu.Unlock()
+}
+
+func (h *hooks) call() {
+	h.mu.Lock()
+	fs := h.fs
+	h.mu.Unlock()
+	for _, f := range fs {
 		f()
 	}
+}
+
+// add adds the counts of o.
+func (c *Counts) add(o Counts) {
+	c.Evaluations += o.Evaluations
+	c.True += o.True
+	c.False += o.False
+	c.Unknown += o.Unknown
+	c.Actions += o.Actions
 }
 
 // load makes the counts follow a newly loaded program: numRules rules

@@ -61,11 +61,13 @@ var (
 	Seconds = pmapi.Units{DimTime: 1, ScaleTime: 3} // PM_TIME_SEC
 )
 
+// one is a family's one sample, of value v and labels.
+func one(v float64, labels ...string) []Sample { return []Sample{{labels, v}} }
+
 // Families are the metrics of snapshot s.
 func Families(s *wire.Snapshot) []*Family {
 	var fams []*Family
 	add := func(f *Family) *Family { fams = append(fams, f); return f }
-	one := func(v float64, labels ...string) []Sample { return []Sample{{labels, v}} }
 
 	version, goVersion := buildVersion()
 	add(&Family{Name: "pmie_build_info", Help: "pmie's version, as labels; always 1",
@@ -89,6 +91,7 @@ func Families(s *wire.Snapshot) []*Family {
 		Counter: true, MMV: "actions", Units: Count, Samples: one(float64(t.Actions))})
 	rules(s, add)
 	hosts(s, add)
+	fleet(s, add)
 	receivers(s, add)
 	reloads(s, add)
 	return fams
@@ -130,13 +133,39 @@ func hosts(s *wire.Snapshot, add func(*Family) *Family) {
 		Counter: true, MMV: "host.fetch_time", Indom: "host", Units: Seconds})
 	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each live host's last fetch took",
 		MMV: "host.last_fetch_time", Indom: "host", Units: Seconds})
+	up := add(&Family{Name: "pmie_host_up", Help: "Whether each live host can be reached (1) or not (0)",
+		MMV: "host.up", Indom: "host", Units: Count})
 	for _, h := range hs {
 		l := []string{"host", h.Conn}
+		up.Samples = append(up.Samples, Sample{l, float64(boolNum(!h.Down))})
 		fetches.Samples = append(fetches.Samples, Sample{l, float64(h.Fetches)})
 		errs.Samples = append(errs.Samples, Sample{l, float64(h.Errors)})
 		took.Samples = append(took.Samples, Sample{l, h.Seconds})
 		last.Samples = append(last.Samples, Sample{l, h.LastSec})
 	}
+}
+
+func boolNum(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fleet adds the families of a fleet: its members and shard.
+func fleet(s *wire.Snapshot, add func(*Family) *Family) {
+	if s.Fleet == nil {
+		return
+	}
+	f := s.Fleet
+	add(&Family{Name: "pmie_fleet_members", Help: "Members (hosts) of the fleet this pmie evaluates, its shard's",
+		MMV: "fleet.members", Units: Count, Samples: one(float64(f.Members))})
+	add(&Family{Name: "pmie_fleet_members_named", Help: "Members the fleet's configuration names, every shard's",
+		MMV: "fleet.named", Units: Count, Samples: one(float64(f.Named))})
+	add(&Family{Name: "pmie_fleet_shard", Help: "This pmie's shard (its number, and the shard count as a label)",
+		MMV: "fleet.shard", Units: Count, Samples: one(float64(f.Shard), "shards", strconv.Itoa(f.Shards))})
+	add(&Family{Name: "pmie_fleet_hosts_down", Help: "Members' hosts that cannot be reached now",
+		MMV: "fleet.down", Units: Count, Samples: one(float64(f.Down))})
 }
 
 // receivers adds the per-receiver families.

@@ -105,6 +105,7 @@ type Snapshot struct {
 	Rules   []RuleView   `json:"rules"` // in the engine's order
 	Hosts   []HostCounts `json:"hosts,omitempty"`
 	Reloads Reloads      `json:"reloads"`
+	Fleet   *FleetCounts `json:"fleet,omitempty"`
 	// Receivers are the alert receivers' counts (filled in by whoever
 	// has them).
 	Receivers map[string]ReceiverStats `json:"receivers,omitempty"`
@@ -149,6 +150,16 @@ type HostCounts struct {
 	Conn             string
 	Fetches, Errors  uint64
 	Seconds, LastSec float64 // time spent on them; the last one's
+	Down             bool    `json:",omitempty"` // it cannot be reached now
+}
+
+// FleetCounts are a fleet's: its members (this shard's), those the
+// configuration names (every shard's), the shard, and the members'
+// hosts that cannot be reached.
+type FleetCounts struct {
+	Members, Named int
+	Shard, Shards  int
+	Down           int
 }
 
 // Reloads are the reloads' counts and the last one's outcome.

@@ -77,8 +77,10 @@ var table = map[string]layer{
 	"internal/layering":       {},
 	// the commands wire things together; they open sources through
 	// pmapi/source
-	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "notify/alert", "daemon", "daemon/wire",
-		"internal/pcpconf", "internal/pcpopt", "internal/pmiestats"), tests: []string{"internal/pmcdtest"}},
+	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
+	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats"),
+		tests: []string{"internal/pmcdtest"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
