@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/gopcp/pmie/daemon/selfmetrics"
 	"github.com/gopcp/pmie/internal/mmv"
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -192,24 +191,6 @@ func (m *mmvExport) close() {
 	}
 }
 
-// pcpTmpDir is $PCP_TMP_DIR: from the environment, else from pcp.conf,
-// else Debian's.
-func pcpTmpDir() string {
-	if d := os.Getenv("PCP_TMP_DIR"); d != "" {
-		return d
-	}
-	conf := os.Getenv("PCP_CONF")
-	if conf == "" {
-		conf = "/etc/pcp.conf"
-	}
-	if f, err := os.Open(conf); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "PCP_TMP_DIR="); ok {
-				return strings.Trim(v, `"'`)
-			}
-		}
-	}
-	return "/var/lib/pcp/tmp"
-}
+// pcpTmpDir is $PCP_TMP_DIR (internal/pcpconf: the environment, else
+// pcp.conf, else Debian's).
+func pcpTmpDir() string { return pcpconf.Get("PCP_TMP_DIR") }

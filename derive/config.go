@@ -1,12 +1,12 @@
 package derive
 
 import (
-	"bufio"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -172,24 +172,8 @@ func (r *Registry) registerEntry(cfg *lang.DerivedConfig, e *lang.DerivedEntry) 
 	return Diagnostic{}, true
 }
 
-// pcpVarDir is $PCP_VAR_DIR as pmGetConfig(3) finds it: the environment,
-// else pcp.conf ($PCP_CONF, default /etc/pcp.conf), else /var/lib/pcp.
+// pcpVarDir is $PCP_VAR_DIR as pmGetConfig(3) finds it (the environment
+// through getenv, else pcp.conf), as package internal/pcpconf reads it.
 func pcpVarDir(getenv func(string) (string, bool)) string {
-	if v, _ := getenv("PCP_VAR_DIR"); v != "" {
-		return v
-	}
-	conf, _ := getenv("PCP_CONF")
-	if conf == "" {
-		conf = "/etc/pcp.conf"
-	}
-	if f, err := os.Open(conf); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "PCP_VAR_DIR="); ok {
-				return strings.Trim(v, `"'`)
-			}
-		}
-	}
-	return "/var/lib/pcp"
+	return pcpconf.Lookup(func(k string) string { v, _ := getenv(k); return v }, "PCP_VAR_DIR")
 }

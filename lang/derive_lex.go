@@ -1,5 +1,7 @@
 package lang
 
+import "sort"
+
 // The scanner for derived-metric expressions. It follows libpcp 6.0.3's
 // tokenisation exactly, because that decides which expressions are legal:
 //
@@ -23,6 +25,19 @@ var derivedFuncs = map[string]bool{
 	"avg": true, "count": true, "delta": true, "max": true, "min": true, "sum": true,
 	"anon": true, "rate": true, "instant": true, "mkconst": true, "rescale": true,
 	"defined": true, "matchinst": true, "scalar": true,
+}
+
+// DerivedFunctions lists, sorted, the names libpcp scans as functions in
+// a derived-metric expression when "(" follows. mkconst and matchinst parse
+// as their own nodes (MkConst, MatchInst); the others as Call, whose
+// meaning is derive's.
+func DerivedFunctions() []string {
+	names := make([]string, 0, len(derivedFuncs))
+	for n := range derivedFuncs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // derivedKeywords are the tags of mkconst's parameters, reserved everywhere.

@@ -233,26 +233,27 @@ func uint64To(v uint64, to Type) (Atom, error) {
 	return Atom{}, ErrConv
 }
 
-// truncInt64 is what x86-64 gives for a C cast of f to a 64-bit integer:
-// truncation toward zero, and the "integer indefinite" value MinInt64 for
-// NaN and values out of range.
-func truncInt64(f float64) int64 {
+// CInt64 is what x86-64 gives for a C cast of f to a 64-bit integer, as
+// libpcp's conversions make it: truncation toward zero, and the "integer
+// indefinite" value MinInt64 for NaN and values out of range.
+func CInt64(f float64) int64 {
 	if math.IsNaN(f) || f >= 0x1p63 || f < -0x1p63 {
 		return math.MinInt64
 	}
 	return int64(f)
 }
 
-// truncUint64 is a C cast of f, at least 0, to uint64 on x86-64.
-func truncUint64(f float64) uint64 {
+// CUint64 is a C cast of f to uint64 on x86-64 (as gcc compiles it: values
+// from 2^63 up are converted less 2^63 and the top bit set back).
+func CUint64(f float64) uint64 {
 	if f >= 0x1p63 {
-		return uint64(truncInt64(f-0x1p63)) ^ 1<<63
+		return uint64(CInt64(f-0x1p63)) ^ 1<<63
 	}
-	return uint64(truncInt64(f))
+	return uint64(CInt64(f))
 }
 
-// truncInt32 is a C cast of f to int32 on x86-64.
-func truncInt32(f float64) int32 {
+// CInt32 is a C cast of f to int32 on x86-64.
+func CInt32(f float64) int32 {
 	if math.IsNaN(f) || f >= 0x1p31 || f < -0x1p31 {
 		return math.MinInt32
 	}
@@ -269,12 +270,12 @@ func realTo(v float64, to Type, max32, maxU32 float64) (Atom, error) {
 		if math.Abs(v) >= max32 {
 			return Atom{}, ErrTrunc
 		}
-		return I32(truncInt32(v)), nil
+		return I32(CInt32(v)), nil
 	case Type64:
 		if v >= 0x1p63 {
 			return Atom{}, ErrTrunc
 		}
-		return I64(truncInt64(v)), nil
+		return I64(CInt64(v)), nil
 	}
 	// TypeU32, TypeU64
 	if (to == TypeU32 && v >= maxU32) || v >= 0x1p64 {
@@ -284,9 +285,9 @@ func realTo(v float64, to Type, max32, maxU32 float64) (Atom, error) {
 		return Atom{}, ErrSign
 	}
 	if to == TypeU32 {
-		return U32(uint32(truncInt64(v))), nil
+		return U32(uint32(CInt64(v))), nil
 	}
-	return U64(truncUint64(v)), nil
+	return U64(CUint64(v)), nil
 }
 
 func floatTo(f float32, to Type) (Atom, error) {

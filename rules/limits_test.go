@@ -121,7 +121,6 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-
 // A StatsGroup sums its members' counts, each rule's over the members
 // running it.
 func TestStatsGroup(t *testing.T) {

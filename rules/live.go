@@ -337,13 +337,7 @@ func (e *Engine) fetchLive(t *task) {
 		}
 		select {
 		case err := <-lh.done:
-			lh.mu.Lock()
-			lh.busy = false
-			lh.mu.Unlock()
-			h.err = err
-			if err != nil {
-				e.lost(h, err)
-			}
+			e.fetched(h, err)
 		case <-deadline.C:
 			timedOut = true
 			e.abandon(h)
@@ -354,6 +348,19 @@ func (e *Engine) fetchLive(t *task) {
 	}
 }
 
+// fetched takes the result of a host's fetch, err: the host is free for
+// the next, and lost if the fetch failed.
+func (e *Engine) fetched(h *hostFetch, err error) {
+	lh := h.live
+	lh.mu.Lock()
+	lh.busy = false
+	lh.mu.Unlock()
+	h.err = err
+	if err != nil {
+		e.lost(h, err)
+	}
+}
+
 // abandon leaves a host's fetch to finish in the background: its values
 // are unknown this time, and an error it ends with is dealt with next
 // time.
@@ -361,13 +368,7 @@ func (e *Engine) abandon(h *hostFetch) {
 	lh := h.live
 	select {
 	case err := <-lh.done:
-		lh.mu.Lock()
-		lh.busy = false
-		lh.mu.Unlock()
-		h.err = err
-		if err != nil {
-			e.lost(h, err)
-		}
+		e.fetched(h, err)
 		return
 	default:
 	}

@@ -21,6 +21,19 @@ import (
 // ctxSource adapts a context to eval.Source.
 type ctxSource struct{ ctx pmapi.Context }
 
+// dialSource is an eval.Env's Source over pmcd, closing what it opens
+// when t ends.
+func dialSource(t *testing.T) func(conn string) (eval.Source, error) {
+	return func(conn string) (eval.Source, error) {
+		c, err := pmcd.Dial(conn, pmcd.Config{})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { c.Close() })
+		return ctxSource{c}, nil
+	}
+}
+
 func (s ctxSource) Host() string                                 { return s.ctx.Source().Host }
 func (s ctxSource) LookupName(n string) (pmapi.PMID, error)      { return s.ctx.LookupName(n) }
 func (s ctxSource) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) { return s.ctx.LookupDesc(id) }
@@ -84,6 +97,7 @@ func liveSetup(t *testing.T, n int) ([]*pmcdtest.Server, []string, *eval.Builder
 	}
 	var mu sync.Mutex
 	meta := map[string]eval.Source{}
+	dial := dialSource(t)
 	rt := &eval.Runtime{Clock: eval.NewClock()}
 	env := &eval.Env{DefaultConn: specs[0], Runtime: rt, Source: func(conn string) (eval.Source, error) {
 		mu.Lock()
@@ -91,13 +105,12 @@ func liveSetup(t *testing.T, n int) ([]*pmcdtest.Server, []string, *eval.Builder
 		if s, ok := meta[conn]; ok {
 			return s, nil
 		}
-		c, err := pmcd.Dial(conn, pmcd.Config{})
+		s, err := dial(conn)
 		if err != nil {
 			return nil, err
 		}
-		t.Cleanup(func() { c.Close() })
-		meta[conn] = ctxSource{c}
-		return meta[conn], nil
+		meta[conn] = s
+		return s, nil
 	}}
 	b := &eval.Builder{Env: env}
 	prog := &eval.Program{}
@@ -278,13 +291,13 @@ func TestLateMetric(t *testing.T) {
 	down.Stop()
 	shown := false
 	rt := &eval.Runtime{Clock: eval.NewClock()}
+	dial := dialSource(t)
 	env := &eval.Env{DefaultConn: up.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
-		c, err := pmcd.Dial(conn, pmcd.Config{})
+		s, err := dial(conn)
 		if err != nil {
 			return nil, err
 		}
-		t.Cleanup(func() { c.Close() })
-		return hidingSource{ctxSource{c}, "mem.util.free", &shown}, nil
+		return hidingSource{s.(ctxSource), "mem.util.free", &shown}, nil
 	}}
 	var diags []string
 	b := &eval.Builder{Env: env, Report: func(d *lang.Diagnostic) { diags = append(diags, d.Msg) }}
@@ -328,14 +341,7 @@ func TestLateMetric(t *testing.T) {
 func TestReload(t *testing.T) {
 	srv := pmcdtest.Start(t, pmcdtest.Sample("solo"))
 	rt := &eval.Runtime{Clock: eval.NewClock()}
-	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
-		c, err := pmcd.Dial(conn, pmcd.Config{})
-		if err != nil {
-			return nil, err
-		}
-		t.Cleanup(func() { c.Close() })
-		return ctxSource{c}, nil
-	}}
+	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: dialSource(t)}
 	build := func(withLoad bool) *Candidate {
 		b := &eval.Builder{Env: env}
 		prog := &eval.Program{}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pmcdtest"
-	"github.com/gopcp/pmie/pmapi/pmcd"
 )
 
 // TestWatchRenameOver checks that a file saved as editors save it (a new
@@ -82,14 +81,7 @@ func TestWatchRenameOver(t *testing.T) {
 func TestReloaderTransaction(t *testing.T) {
 	srv := pmcdtest.Start(t, pmcdtest.Sample("solo"))
 	rt := &eval.Runtime{Clock: eval.NewClock()}
-	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
-		c, err := pmcd.Dial(conn, pmcd.Config{})
-		if err != nil {
-			return nil, err
-		}
-		t.Cleanup(func() { c.Close() })
-		return ctxSource{c}, nil
-	}}
+	env := &eval.Env{DefaultConn: srv.Spec(), Runtime: rt, Source: dialSource(t)}
 	file := filepath.Join(t.TempDir(), "r.pmie")
 	os.WriteFile(file, []byte("one"), 0o644)
 	build := func(names ...string) *Candidate {

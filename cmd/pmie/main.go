@@ -492,7 +492,7 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	if err := eng.Run(ctx); err != nil {
 		p.out.Flush()
-		fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
+		fmt.Fprintf(p.stderr, "%s: %s\n", prog, errorText(err))
 		return 1
 	}
 	p.out.Flush()

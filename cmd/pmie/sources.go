@@ -56,15 +56,24 @@ func openSources(s settings, log *logger) (*sources, error) {
 		return src, src.chooseLive(s)
 	}
 	src.archive = true
+	// every context of the archives warns of damage passed over; each
+	// is said once
+	src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(log.w)}
 	for _, name := range s.archives {
 		c, err := src.opener.Open(source.Archive(name))
 		if err != nil {
-			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n", prog, name, errText(err))
+			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n%s", prog, name, errText(err), damageDetail(err))
 		}
 		info := c.Source()
 		var start, end pmapi.Time
 		if sk, ok := c.(pmapi.Seeker); ok {
 			start, end = sk.Bounds()
+		}
+		if e, ok := c.(ender); ok {
+			if _, err := e.End(); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+			}
 		}
 		src.adopt(name, c)
 		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}

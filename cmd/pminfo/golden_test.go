@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/gopcp/pmie/pmapi/source"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/pmie/internal/goldenfile"
 )
 
 // goldenDir holds real pminfo's output for the cases of cases.txt, made
@@ -32,29 +33,15 @@ func readGolden(path string) (golden, error) {
 	if err != nil {
 		return g, err
 	}
-	rest := string(data)
-	line := func() string {
-		l, r, _ := strings.Cut(rest, "\n")
-		rest = r
-		return l
-	}
-	block := func(label string) (string, error) {
-		var n int
-		if _, err := fmt.Sscanf(line(), label+": %d bytes", &n); err != nil || n+1 > len(rest) {
-			return "", fmt.Errorf("%s: bad %s block", path, label)
-		}
-		b := rest[:n]
-		rest = rest[n+1:]
-		return b, nil
-	}
-	g.command = strings.TrimPrefix(line(), "command: ")
-	if g.exit, err = strconv.Atoi(strings.TrimPrefix(line(), "exit: ")); err != nil {
+	r := goldenfile.New(path, string(data))
+	g.command = strings.TrimPrefix(r.Line(), "command: ")
+	if g.exit, err = strconv.Atoi(strings.TrimPrefix(r.Line(), "exit: ")); err != nil {
 		return g, fmt.Errorf("%s: bad exit line", path)
 	}
-	if g.stdout, err = block("stdout"); err != nil {
+	if g.stdout, err = r.Block("stdout"); err != nil {
 		return g, err
 	}
-	if g.stderr, err = block("stderr"); err != nil {
+	if g.stderr, err = r.Block("stderr"); err != nil {
 		return g, err
 	}
 	g.args = shellWords(strings.TrimPrefix(g.command, "PCP_DERIVED_CONFIG= TZ=UTC pminfo "))
@@ -110,7 +97,7 @@ func TestGolden(t *testing.T) {
 				Environ: []string{"PCP_DERIVED_CONFIG=", "TZ=UTC"},
 				Stdout:  &stdout,
 				Stderr:  &stderr,
-				Open:    (&source.Opener{}).Open,
+				Open:    openSource,
 				Derived: wrapDerived,
 				LocalTZ: time.UTC,
 			})

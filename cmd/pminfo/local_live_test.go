@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/gopcp/pmie/internal/realtest"
-	"github.com/gopcp/pmie/pmapi/source"
 )
 
 // These tests check pminfo -L (the embedded collector) against real
@@ -23,7 +22,7 @@ func runLocal(t *testing.T, args ...string) string {
 		Environ: os.Environ(),
 		Stdout:  &out,
 		Stderr:  &errw,
-		Open:    (&source.Opener{}).Open,
+		Open:    openSource,
 		Derived: wrapDerived,
 		LocalTZ: localZone(),
 	}

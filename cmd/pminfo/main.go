@@ -65,9 +65,10 @@ type Env struct {
 	Environ []string
 	Stdout  io.Writer
 	Stderr  io.Writer
-	// Open opens the source pminfo is told to read: a source.Opener's
-	// Open, or a test's fake.
-	Open func(source.Spec) (pmapi.Context, error)
+	// Open opens the source pminfo is told to read (openSource, or a
+	// test's fake), telling warn of damage to an archive that reading
+	// passes over.
+	Open func(spec source.Spec, warn func(error)) (pmapi.Context, error)
 	// Derived, if set, puts derived metrics over a context (package
 	// derive, through wrapDerived): the -c files in order, and
 	// $PCP_DERIVED_CONFIG (set reports whether the variable is set at
@@ -90,10 +91,17 @@ func main() {
 		Environ: os.Environ(),
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
-		Open:    (&source.Opener{}).Open,
+		Open:    openSource,
 		Derived: wrapDerived,
 		LocalTZ: localZone(),
 	}))
+}
+
+// openSource opens the source spec names, telling warn of damage to an
+// archive that reading passes over.
+func openSource(spec source.Spec, warn func(error)) (pmapi.Context, error) {
+	o := source.Opener{Archive: &source.ArchiveOptions{Warn: warn}}
+	return o.Open(spec)
 }
 
 // localZone is the zone glibc's localtime uses: $TZ if set, else the
@@ -293,17 +301,19 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 	)
 	open := env.Open
 	if open == nil {
-		open = func(source.Spec) (pmapi.Context, error) { return nil, errNoSource }
+		open = func(source.Spec, func(error)) (pmapi.Context, error) { return nil, errNoSource }
 	}
 	switch c.std.Context {
 	case pmapi.SourceArchive:
-		ctx, err = open(source.Archive(c.std.Archives[0]))
+		ctx, err = open(source.Archive(c.std.Archives[0]), p.warnDamage)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, c.std.Archives[0], errText(err))
+			p.damage(err)
 			return 1, false
 		}
+		p.ender, _ = ctx.(ender)
 	case pmapi.SourceLocal:
-		if ctx, err = open(source.Embedded()); err != nil {
+		if ctx, err = open(source.Embedded(), nil); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot make standalone connection on localhost: %s\n", p.prog, errText(err))
 			return 1, false
 		}
@@ -313,7 +323,7 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			spec = c.std.Hosts[0]
 		}
 		c.std.Context = pmapi.SourceHost
-		if ctx, err = open(source.Host(spec)); err != nil {
+		if ctx, err = open(source.Host(spec), nil); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, spec, errText(err))
 			return 1, false
 		}
@@ -352,6 +362,12 @@ func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
 	return dctx
 }
 
+// ender is an archive context that can say why it has no end
+// (pmGetArchiveEnd).
+type ender interface {
+	End() (pmapi.Time, error)
+}
+
 // errNoSource is the error when pminfo is given no way to open sources.
 var errNoSource = pmapi.ErrNYI
 
@@ -375,6 +391,17 @@ func (p *pminfo) contextOptions() bool {
 	var first, last pmapi.Time
 	if p.seeker != nil {
 		first, last = p.seeker.Bounds()
+	}
+	if p.ender != nil {
+		if _, err := p.ender.End(); err != nil {
+			// pmGetContextOptions goes on with an open end
+			last = pmapi.Time(math.MaxInt64)
+			p.out.Flush()
+			fmt.Fprintf(p.errw, "%s: Cannot locate end of archive %s: %s\n", p.prog, std.Archives[0], errText(err))
+			fmt.Fprintf(p.errw, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+			fmt.Fprintf(p.errw, "         produce complete information.  Continuing and hoping for the best.\n\n")
+			p.damage(err)
+		}
 	}
 	w, ok, err := pmapi.ParseTimeWindow(std.Start, std.Finish, std.Align, std.Origin, first, last, p.loc)
 	if !ok {

@@ -20,6 +20,7 @@ type pminfo struct {
 	errw   io.Writer
 	ctx    pmapi.Context
 	seeker pmapi.Seeker
+	ender  ender // the archive, for pmGetArchiveEnd
 	loc    *time.Location
 	origin pmapi.Time
 
@@ -32,6 +33,7 @@ type pminfo struct {
 
 	// stopped is set when an error ends the run (pminfo's exit(1)).
 	stopped bool
+	damaged map[string]bool // archive damage reported (damage.go)
 }
 
 // walk reports on each operand (or the whole namespace), as pminfo's main
@@ -249,6 +251,7 @@ func (p *pminfo) report() {
 			for _, n := range names {
 				fmt.Fprintf(p.out, "%s: pmFetch: %s\n", n, errText(err))
 			}
+			p.damage(err)
 			return
 		}
 	}
@@ -331,6 +334,7 @@ func (p *pminfo) fetchAll(name string, id pmapi.PMID, indom pmapi.InDom) (*pmapi
 	}
 	if err := p.ctx.Fetch([]pmapi.PMID{id}, &p.extra); err != nil {
 		fmt.Fprintf(p.out, "%s: pmFetch: %s\n", name, errText(err))
+		p.damage(err)
 		return nil, false
 	}
 	if prof != nil {

@@ -39,7 +39,7 @@ var table = map[string]layer{
 	"lang":  {},
 	"pmapi": {},
 	// the sources of metrics, each over pmapi alone; the opener over them
-	"pmapi/archive":    {imports: []string{"pmapi"}},
+	"pmapi/archive":    {imports: []string{"pmapi"}, tests: []string{"internal/damaged"}},
 	"pmapi/local":      {imports: []string{"pmapi"}},
 	"pmapi/pmcd":       {imports: []string{"pmapi", "internal/pdu", "internal/pcpconf"}, tests: []string{"internal/pmcdtest"}},
 	"pmapi/synth":      {imports: []string{"pmapi"}, tests: []string{"pmapi/archive"}},
@@ -47,7 +47,7 @@ var table = map[string]layer{
 	"pmapi/fetchgroup": {imports: []string{"pmapi"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"internal/pdu":     {imports: []string{"pmapi"}},
 	// the engine: given contexts, it opens no source itself
-	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
+	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
 	"rules": {imports: []string{"lang", "eval", "actions", "pmapi"},
@@ -61,7 +61,7 @@ var table = map[string]layer{
 	"daemon/web":         {imports: []string{"daemon/selfmetrics", "daemon/wire"}},
 	"daemon/config":      {imports: []string{"daemon/wire", "daemon/fleet", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
 	"daemon": {imports: []string{"actions", "eval", "rules", "notify/alert", "daemon/selfmetrics", "daemon/wire",
-		"internal/mmv"}},
+		"internal/mmv", "internal/pcpconf"}},
 	// helpers of our own
 	"internal/posixre":        {},
 	"internal/pcpconf":        {},
@@ -75,14 +75,19 @@ var table = map[string]layer{
 	"internal/pmcdtest":       {imports: []string{"pmapi", "internal/pdu"}},
 	"internal/fetchgrouptest": {tests: []string{"derive", "pmapi", "pmapi/archive", "pmapi/fetchgroup"}},
 	"internal/layering":       {},
+	"internal/goldenfile":     {},
+	// the corpus of damaged archives, read as pmdumplog reads them
+	"internal/damaged":           {imports: []string{"pmapi", "pmapi/archive", "internal/goldenfile"}},
+	"internal/damaged/mkdamaged": {imports: []string{"internal/damaged"}},
+	"internal/damaged/dumprecs":  {imports: []string{"internal/damaged"}},
 	// the commands wire things together; they open sources through
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
 		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats"),
-		tests: []string{"internal/pmcdtest"}},
+		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
-	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}},
+	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
 	"cmd/pmietest":    {imports: []string{"internal/ruletest"}},
 	"examples":        {},

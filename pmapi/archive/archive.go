@@ -11,9 +11,10 @@ import (
 )
 
 // Archive is one PCP archive: its label, metadata, temporal index and
-// data volumes. A data volume is scanned for the framing of its records
-// when first needed; records are read from it as they are wanted, with
-// at most maxOpen volumes open at a time.
+// data volumes. Opening it reads the label of its first data volume, its
+// temporal index and its metadata, as libpcp does; data volumes are
+// opened when first read, and records are read from them as they are
+// wanted, with at most maxOpen volumes open at a time.
 type Archive struct {
 	base     string // directory and base name, without suffixes
 	label    Label  // the label of the first data volume
@@ -21,11 +22,15 @@ type Archive struct {
 	meta     *meta // this archive's own metadata
 	index    []IndexEntry
 	volNums  []int // data volume numbers present, ascending
-	volPath  map[int]string
 	vols     map[int]*volume
 	open     []*volume  // volumes with an open source, least recently used first
 	end      pmapi.Time // time of the last record; valid if hasEnd
 	hasEnd   bool
+	// warn, if not nil, is told of damage passed over as libpcp passes
+	// over it (a volume that cannot be opened).
+	warn        func(error)
+	warned      map[string]bool // the damage reported, by message
+	anyFeatures bool            // Options.NoFeatureCheck
 }
 
 // maxOpen is how many data volumes of an archive are kept open.
@@ -59,8 +64,8 @@ func baseName(name string) (string, string) {
 
 // OpenArchive opens the archive called name: its base name, or the name
 // of any of its files (.meta, .index or a data volume, compressed or
-// not).
-func OpenArchive(name string) (*Archive, error) {
+// not). Of the options, only Warn and NoFeatureCheck apply.
+func OpenArchive(name string, opts ...Options) (*Archive, error) {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
@@ -68,7 +73,10 @@ func OpenArchive(name string) (*Archive, error) {
 	if _, ok := findFile(name); ok {
 		base, _ = baseName(base)
 	}
-	a := &Archive{base: filepath.Join(dir, base), volPath: make(map[int]string), vols: make(map[int]*volume)}
+	a := &Archive{base: filepath.Join(dir, base), vols: make(map[int]*volume)}
+	if len(opts) > 0 {
+		a.warn, a.anyFeatures = opts[0].Warn, opts[0].NoFeatureCheck
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -92,10 +100,10 @@ func OpenArchive(name string) (*Archive, error) {
 			if err != nil {
 				continue
 			}
-			if _, dup := a.volPath[int(n)]; !dup {
+			if _, dup := a.vols[int(n)]; !dup {
 				a.volNums = append(a.volNums, int(n))
 			}
-			a.volPath[int(n)] = path
+			a.vols[int(n)] = &volume{a: a, num: int(n), path: path, size: -1}
 		}
 	}
 	if len(a.volNums) == 0 || metaPath == "" {
@@ -115,14 +123,15 @@ func OpenArchive(name string) (*Archive, error) {
 // load reads the first volume's label, the temporal index and the
 // metadata, and checks that they belong together.
 func (a *Archive) load(metaPath, indexPath string) error {
-	first := a.volNums[0]
-	v, err := a.volume(first)
-	if err != nil {
+	v := a.vols[a.volNums[0]]
+	if err := v.open(); err != nil {
 		return err
 	}
 	a.label = v.f.label
+	var index *file
+	var indexData []byte
 	if indexPath != "" {
-		f, data, err := readFile(indexPath, VolIndex)
+		f, data, err := readFile(indexPath, VolIndex, a.anyFeatures)
 		if err != nil {
 			return err
 		}
@@ -130,6 +139,7 @@ func (a *Archive) load(metaPath, indexPath string) error {
 			return err
 		}
 		a.index = decodeIndex(f, data)
+		index, indexData = f, data
 	}
 	a.metaPath = metaPath
 	a.meta = newMeta()
@@ -137,43 +147,40 @@ func (a *Archive) load(metaPath, indexPath string) error {
 		return err
 	}
 	a.meta.dedupLabels()
+	if index != nil {
+		a.checkIndex(index, indexData)
+	}
+	a.meta.bounds = nil
 	return nil
 }
 
 // loadMeta reads the archive's metadata file and loads it into m.
 func (a *Archive) loadMeta(m *meta) error {
-	f, data, err := readFile(a.metaPath, VolMeta)
+	f, data, err := readFile(a.metaPath, VolMeta, a.anyFeatures)
 	if err != nil {
 		return err
 	}
 	if err := f.sameArchive(a.label); err != nil {
 		return err
 	}
+	a.checkMetaLabel(f)
+	m.note = a.damaged
+	defer func() { m.note = nil }()
 	return m.load(f, data)
 }
 
-// volume returns data volume n, reading it if need be.
-func (a *Archive) volume(n int) (*volume, error) {
-	if v := a.vols[n]; v != nil {
-		return v, nil
+// usable opens v if need be and reports whether it can be read. A
+// volume that cannot is passed over, as libpcp passes over it, with a
+// warning the first time.
+func (a *Archive) usable(v *volume) bool {
+	known := v.err != nil
+	if err := v.open(); err != nil {
+		if !known && a.warn != nil {
+			a.warn(err)
+		}
+		return false
 	}
-	f, src, err := openSource(a.volPath[n], n)
-	if err != nil {
-		return nil, err
-	}
-	if a.label.Version != 0 && f.label.Version != a.label.Version {
-		src.close()
-		return nil, f.errorf(4, pmapi.ErrLabel, "log format %d, but the archive is format %d", f.label.Version, a.label.Version)
-	}
-	v, err := scanVolume(f, src)
-	if err != nil {
-		src.close()
-		return nil, err
-	}
-	v.a = a
-	a.vols[n] = v
-	a.used(v)
-	return v, nil
+	return true
 }
 
 // used notes that v, whose source is open, has just been read, closing
@@ -213,22 +220,3 @@ func (a *Archive) Name() string { return a.base }
 
 // Index is the archive's temporal index.
 func (a *Archive) Index() []IndexEntry { return a.index }
-
-// End is the time of the archive's last readable record: the last
-// record of the last volume that has one, as pmGetArchiveEnd finds it.
-func (a *Archive) End() (pmapi.Time, error) {
-	if a.hasEnd {
-		return a.end, nil
-	}
-	for i := len(a.volNums) - 1; i >= 0; i-- {
-		v, err := a.volume(a.volNums[i])
-		if err != nil {
-			return 0, err
-		}
-		if len(v.recs) > 0 {
-			a.end, a.hasEnd = v.recs[len(v.recs)-1].time, true
-			return a.end, nil
-		}
-	}
-	return 0, pmapi.ErrNoData
-}

@@ -36,10 +36,7 @@ func BenchmarkDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range a.volNums {
-		v, _ := a.volume(n)
-		volBytes += v.size
-	}
+	volBytes = volumeBytes(b, a)
 	a.Close()
 	b.SetBytes(volBytes)
 	var records, values int
@@ -71,6 +68,19 @@ func BenchmarkDecode(b *testing.B) {
 	b.ReportMetric(float64(values)/float64(records), "values/record")
 }
 
+// volumeBytes is the length of the archive's data volumes.
+func volumeBytes(b *testing.B, a *Archive) int64 {
+	var n int64
+	for _, v := range a.vols {
+		l, err := v.length()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += l
+	}
+	return n
+}
+
 // BenchmarkDecodeRecords is BenchmarkDecode without opening the archive:
 // the steady state of the Reader, whose allocations per record should
 // be none.
@@ -81,11 +91,7 @@ func BenchmarkDecodeRecords(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer a.Close()
-	var volBytes int64
-	for _, n := range a.volNums {
-		v, _ := a.volume(n)
-		volBytes += v.size
-	}
+	volBytes := volumeBytes(b, a)
 	r := a.Records()
 	for r.Next() { // check every record once, and grow the buffers
 	}
@@ -96,7 +102,7 @@ func BenchmarkDecodeRecords(b *testing.B) {
 	mallocs := ms.Mallocs
 	b.ResetTimer()
 	for range b.N {
-		r.vi, r.ri = 0, 0
+		r.vi, r.off = 0, 0
 		for r.Next() {
 			records++
 		}
@@ -108,15 +114,25 @@ func BenchmarkDecodeRecords(b *testing.B) {
 
 // BenchmarkInterpFetch opens the archive as a context and fetches every
 // metric, interpolated, at 10 s steps from its start to its end, as
-// pmie -t 10 would.
+// pmie -t 10 would: with the fast path for regular archives (fast) and
+// with libpcp's algorithm alone (libpcp).
 func BenchmarkInterpFetch(b *testing.B) {
 	name := benchArchive(b)
-	var fetches int
-	for range b.N {
-		fetches += interpAll(b, name, nil)
+	for _, path := range []struct {
+		name string
+		off  bool
+	}{{"fast", false}, {"libpcp", true}} {
+		b.Run(path.name, func(b *testing.B) {
+			defer func(old bool) { noFastPath = old }(noFastPath)
+			noFastPath = path.off
+			var fetches int
+			for range b.N {
+				fetches += interpAll(b, name, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(fetches), "µs/fetch")
+			b.ReportMetric(float64(fetches)/float64(b.N), "fetches/run")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/run")
-	b.ReportMetric(float64(fetches)/float64(b.N), "fetches/run")
 }
 
 // interpAll opens the archive name as a context and fetches every

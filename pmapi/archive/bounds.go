@@ -17,14 +17,11 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		}
 		return nil
 	}
-	v := rc.vol
-	p, err := c.payload(rc)
-	if err != nil {
-		return err
-	}
+	v := rc.r.vol
+	p := c.payload(rc)
 	b := p[recHeaderLen(v.f.label.Version):]
 	metrics := c.interp.metrics
-	for k := int32(0); k < v.recs[rc.at.r].nsets; k++ {
+	for k := int32(0); k < rc.r.head.nsets; k++ {
 		var s rawSet
 		s, b = nextSet(b)
 		m := metrics[s.pmid]
@@ -34,14 +31,13 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 		if s.numval > 0 {
 			if m.valfmt == -1 {
 				if !valfmtFits(m.desc.Type, m.known, s.valfmt) {
-					return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format %d does not suit type %s", s.pmid, s.valfmt, m.desc.Type)
+					return v.f.errorf(rc.r.head.off, pmapi.ErrLogRec, "%s: value format %d does not suit type %s", s.pmid, s.valfmt, m.desc.Type)
 				}
 				m.valfmt = s.valfmt
 			} else if m.valfmt != s.valfmt {
-				return v.f.errorf(v.recs[rc.at.r].off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
+				return v.f.errorf(rc.r.head.off, pmapi.ErrLogRec, "%s: value format changed from %d to %d", s.pmid, m.valfmt, s.valfmt)
 			}
 		}
-		blob := isBlob(m.desc.Type)
 		for i := 0; i < int(s.numval); i++ {
 			ic := m.lookupInst(i, s.inst(i))
 			if ic == nil {
@@ -50,21 +46,28 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 			val := rawValue{lval: s.lval(i)}
 			var blk []byte
 			if m.valfmt != valInsitu {
-				vt, b := block(p, val.lval)
-				if blob {
-					// in the order libpcp holds it, which matters when
-					// the block is not of the metric's type
-					blk = hostOrder(vt, b)
-					if !blockFits(m.desc.Type, vt, len(b)) {
-						val.n = blobMismatch
-					}
-				} else {
-					val.setNum(asRead(m.desc.Type, vt, b))
-				}
+				blk = m.blockValue(p, &val)
 			}
 			ic.bound(tReq, tThis, val, blk, &c.strs, mark, done)
 		}
 	}
+	return nil
+}
+
+// blockValue completes raw value v (not insitu) of m from its value
+// block in record payload p: a number's bytes, as libpcp's
+// interpolation reads them; for a string, aggregate or event, it returns
+// the block's bytes in the order libpcp holds them (which matters when
+// the block is not of the metric's type, a mismatch v then notes).
+func (m *metricCtl) blockValue(p []byte, v *rawValue) []byte {
+	vt, b := block(p, v.lval)
+	if isBlob(m.desc.Type) {
+		if !blockFits(m.desc.Type, vt, len(b)) {
+			v.n = blobMismatch
+		}
+		return hostOrder(vt, b)
+	}
+	v.setNum(asRead(m.desc.Type, vt, b))
 	return nil
 }
 
@@ -122,42 +125,75 @@ func valfmtFits(t pmapi.Type, known bool, valfmt int32) bool {
 	return valfmt == valDPTR || valfmt == valSPTR
 }
 
+// What a value does to a pair of bounds, in the order it does it (see
+// take).
+const (
+	priorToNext = 1 << iota // the old prior bound becomes the next one
+	takesPrior              // the value becomes the prior bound
+	nextToPrior             // the old next bound becomes the prior one
+	takesNext               // the value becomes the next bound
+)
+
+// take is libpcp's update_bounds for a value at tThis, as the bounds of
+// n instances that share them: it takes the value as a bound where it is
+// nearer to tReq than the bound there, updating the times and states,
+// counts into done the instances searched for that it bounds, and says
+// which values move where, in order. (The value taken as the prior bound
+// is never moved to the next.)
+func (b *boundTimes) take(tReq, tThis float64, mark, n int, done *int) int {
+	moves := 0
+	if tThis <= tReq && (b.tPrior > tReq || tThis >= b.tPrior) {
+		if b.tPrior < b.tNext && b.tPrior >= tReq {
+			b.tNext, b.sNext = b.tPrior, b.sPrior&^stScanned
+			moves |= priorToNext
+		}
+		b.tPrior, b.sPrior = tThis, stValue
+		moves |= takesPrior
+		if mark == markBack && b.search && done != nil {
+			b.search = false
+			*done += n
+			b.sPrior |= stScanned
+		}
+	}
+	if tThis >= tReq && (b.tNext < tReq || tThis <= b.tNext) {
+		if b.tPrior < b.tNext && b.tNext <= tReq {
+			b.tPrior, b.sPrior = b.tNext, b.sNext&^stScanned
+			moves |= nextToPrior
+		}
+		b.tNext, b.sNext = tThis, stValue
+		moves |= takesNext
+		if mark == markForw && b.search && done != nil {
+			b.search = false
+			*done += n
+			b.sNext |= stScanned
+		}
+	}
+	return moves
+}
+
 // bound takes a value at tThis as a bound of ic where it is nearer to
-// tReq than the bound it has. A string, aggregate or event value is
-// given as blk, in the record, and copied from strs if taken.
+// tReq than the bound it has (see take). A string, aggregate or event
+// value is given as blk, in the record, and copied from strs if taken.
 func (ic *instCtl) bound(tReq, tThis float64, val rawValue, blk []byte, strs *interner, mark int, done *int) {
-	b, kept := "", false
-	keep := func() string {
-		if blk != nil && !kept {
-			b, kept = strs.str(blk), true
-		}
-		return b
+	moves := ic.take(tReq, tThis, mark, 1, done)
+	if moves == 0 {
+		return
 	}
-	if tThis <= tReq && (ic.tPrior > tReq || tThis >= ic.tPrior) {
-		if ic.tPrior < ic.tNext && ic.tPrior >= tReq {
-			// The old prior bound is at or after tReq: it becomes the
-			// next bound.
-			ic.tNext, ic.sNext, ic.vNext, ic.bNext = ic.tPrior, ic.sPrior&^stScanned, ic.vPrior, ic.bPrior
-		}
-		ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = tThis, stValue, val, keep()
-		if mark == markBack && ic.search && done != nil {
-			ic.search = false
-			*done++
-			ic.sPrior |= stScanned
-		}
+	b := ""
+	if blk != nil && moves&(takesPrior|takesNext) != 0 {
+		b = strs.str(blk)
 	}
-	if tThis >= tReq && (ic.tNext < tReq || tThis <= ic.tNext) {
-		if ic.tPrior < ic.tNext && ic.tNext <= tReq {
-			// The old next bound is at or before tReq: it becomes the
-			// prior bound.
-			ic.tPrior, ic.sPrior, ic.vPrior, ic.bPrior = ic.tNext, ic.sNext&^stScanned, ic.vNext, ic.bNext
-		}
-		ic.tNext, ic.sNext, ic.vNext, ic.bNext = tThis, stValue, val, keep()
-		if mark == markForw && ic.search && done != nil {
-			ic.search = false
-			*done++
-			ic.sNext |= stScanned
-		}
+	if moves&priorToNext != 0 {
+		ic.vNext, ic.bNext = ic.vPrior, ic.bPrior
+	}
+	if moves&takesPrior != 0 {
+		ic.vPrior, ic.bPrior = val, b
+	}
+	if moves&nextToPrior != 0 {
+		ic.vPrior, ic.bPrior = ic.vNext, ic.bNext
+	}
+	if moves&takesNext != 0 {
+		ic.vNext, ic.bNext = val, b
 	}
 }
 

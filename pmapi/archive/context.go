@@ -46,9 +46,11 @@ type Context struct {
 	prof   profile
 	closed bool
 
-	buf   []byte   // the record being read
 	openA int      // the archive whose files may be open
 	strs  interner // strings of values in results
+
+	archSets []pmapi.ValueSet // FetchArchive's record, decoded
+	archVals []pmapi.Value
 }
 
 var (
@@ -68,6 +70,15 @@ type Options struct {
 	// interval).
 	IgnoreMarks   bool
 	IgnoreMarkGap time.Duration
+	// Warn, if not nil, is told of damage that reading passes over as
+	// libpcp passes over it, silently: a data volume (other than the
+	// first) that cannot be opened is skipped. The error is a
+	// *FormatError or an error from opening the file.
+	Warn func(error)
+	// NoFeatureCheck opens archives whose labels have feature bits this
+	// package does not know, as libpcp does with
+	// PM_CTXFLAG_NO_FEATURE_CHECK (pmdumplog retries with it).
+	NoFeatureCheck bool
 }
 
 // Open opens an archive context. name is what pmie -a and pminfo -a
@@ -84,7 +95,7 @@ func Open(name string, opts ...Options) (*Context, error) {
 	var err error
 	for _, n := range names {
 		var a *Archive
-		if a, err = OpenArchive(n); err != nil {
+		if a, err = OpenArchive(n, opts...); err != nil {
 			break
 		}
 		if len(names) > 1 {
@@ -125,6 +136,10 @@ func newContext(name string, opened []*Archive, opts ...Options) (*Context, erro
 	}
 	c.s = newStream(c.archives)
 	c.setOrigin(c.archives[0].label.Start)
+	// Reading starts at the first record, as libpcp's position does
+	// before any pmSetMode.
+	c.cur = c.s.start(0)
+	c.saved = c.cur
 	c.interp = newInterpState()
 	return c, nil
 }
@@ -376,9 +391,12 @@ func (c *Context) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration) er
 	default:
 		c.direction = 0
 	}
-	if serial, err := c.setTime(); err == nil {
-		c.saved, c.serial = c.cur, serial
+	// As in libpcp, a failure here shows at the next fetch.
+	serial, err := c.setTime()
+	if err == nil {
+		c.saved = c.cur
 	}
+	c.serial = serial
 	c.interp.reset(c.tOrigin())
 	return nil
 }
@@ -433,4 +451,10 @@ func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 		return c.fetchInterp(ids, r)
 	}
 	return c.fetchRecord(ids, r)
+}
+
+// End is pmGetArchiveEnd: the time of the last record of the last
+// archive (see Archive.End), or why it cannot be found.
+func (c *Context) End() (pmapi.Time, error) {
+	return c.archives[len(c.archives)-1].End()
 }

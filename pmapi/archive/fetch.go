@@ -20,10 +20,7 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 		if rc.mark {
 			continue
 		}
-		p, err := c.payload(&rc)
-		if err != nil {
-			return err
-		}
+		p := c.payload(&rc)
 		// like libpcp, a list of nothing but derived metrics' PMIDs
 		// (whose values come from constants) takes any record
 		if c.fillFromRecord(ids, &rc, p, r) || allDerived(ids) {
@@ -31,6 +28,44 @@ func (c *Context) fetchRecord(ids []pmapi.PMID, r *pmapi.Result) error {
 			return nil
 		}
 	}
+}
+
+// FetchArchive is pmFetchArchive: the whole of the next record at or
+// after (before, in ModeBack) the current time, whichever metrics it
+// holds, in the order it holds them, or a <mark> (a Result with no value
+// sets); its time becomes the current time. Values are decoded as the
+// metrics' descriptors say; the instance profile does not apply. It
+// gives PM_ERR_MODE in ModeInterp.
+func (c *Context) FetchArchive(r *pmapi.Result) error {
+	if c.closed {
+		return pmapi.ErrNoContext
+	}
+	r.Reset()
+	if c.mode == pmapi.ModeInterp {
+		return pmapi.ErrMode
+	}
+	c.cur = c.saved
+	rc, err := c.nextRecord(c.mode == pmapi.ModeForw)
+	c.saved = c.cur
+	if err != nil {
+		return err
+	}
+	c.setOrigin(rc.time)
+	r.Time = rc.time
+	if rc.mark {
+		return nil
+	}
+	v := rc.r.vol
+	c.archSets, c.archVals, err = decodeSets(v, &rc.r.head, c.payload(&rc), c.meta.descs, &c.strs, c.archSets[:0], c.archVals[:0])
+	if err != nil {
+		return err
+	}
+	growSets(r, len(c.archSets))
+	for k, s := range c.archSets {
+		r.Sets[k].PMID, r.Sets[k].Err = s.PMID, s.Err
+		r.Sets[k].Values = append(r.Sets[k].Values, s.Values...)
+	}
+	return nil
 }
 
 // allDerived reports whether every PMID of ids is a derived metric's.
@@ -84,8 +119,8 @@ func (c *Context) nextRecord(forward bool) (rec, error) {
 // is p, into r, in the order of ids, reporting false if the record holds
 // none of them.
 func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, p []byte, r *pmapi.Result) bool {
-	b := p[recHeaderLen(rc.vol.f.label.Version):]
-	nsets := int(rc.vol.recs[rc.at.r].nsets)
+	b := p[recHeaderLen(rc.r.vol.f.label.Version):]
+	nsets := int(rc.r.head.nsets)
 	sets := make([]rawSet, nsets)
 	for k := range sets {
 		sets[k], b = nextSet(b)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 
@@ -34,6 +35,9 @@ type file struct {
 	path  string // as found, including any compression suffix
 	vol   int    // volume number, VolMeta or VolIndex
 	label Label
+	// anyFeatures accepts labels with feature bits this package does not
+	// know (libpcp's PM_CTXFLAG_NO_FEATURE_CHECK).
+	anyFeatures bool
 }
 
 // be is the byte order of every archive file.
@@ -65,20 +69,28 @@ func compressor(path string) (string, func(io.Reader) (io.Reader, error)) {
 }
 
 // readFile reads and decompresses the whole archive file at path, which
-// is volume vol (the metadata or the index), and checks its label.
-func readFile(path string, vol int) (*file, []byte, error) {
+// is volume vol (the metadata or the index), and checks its label
+// (accepting unknown feature bits if anyFeatures is set).
+func readFile(path string, vol int, anyFeatures bool) (*file, []byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	f := &file{path: path, vol: vol}
+	f := &file{path: path, vol: vol, anyFeatures: anyFeatures}
 	if name, decomp := compressor(path); decomp != nil {
+		if name == "xz" {
+			if _, err := xzLength(bytes.NewReader(data), int64(len(data))); err != nil {
+				return nil, nil, f.errorf(0, pmapi.ErrLogRec, "not a well-formed xz file: %v", err)
+			}
+		}
 		r, err := decomp(bytes.NewReader(data))
 		if err == nil {
 			data, err = io.ReadAll(r)
 		}
 		if err != nil {
-			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+			// libpcp decompresses a block at a time, and finds that it
+			// cannot when it reads the label
+			return nil, nil, f.errorf(0, pmapi.ErrLabel, "cannot decompress (%s): %v", name, err)
 		}
 	}
 	if f.label, err = f.decodeLabel(data); err != nil {
@@ -88,9 +100,10 @@ func readFile(path string, vol int) (*file, []byte, error) {
 }
 
 // openSource opens the archive file at path, which is volume vol, for
-// reading in parts, and checks its label.
-func openSource(path string, vol int) (*file, source, error) {
-	f := &file{path: path, vol: vol}
+// reading in parts, and checks its label (accepting unknown feature bits
+// if anyFeatures is set).
+func openSource(path string, vol int, anyFeatures bool) (*file, source, error) {
+	f := &file{path: path, vol: vol, anyFeatures: anyFeatures}
 	var src source
 	name, decomp := compressor(path)
 	if decomp == nil {
@@ -100,13 +113,27 @@ func openSource(path string, vol int) (*file, source, error) {
 		}
 		src = fs
 	} else {
+		known := int64(-1)
+		if name == "xz" {
+			// As libpcp does, read the xz indexes first: they give the
+			// length of the data, and show a truncated file at once.
+			n, err := xzFileLength(path)
+			if err != nil {
+				if notExist(err) {
+					return nil, nil, err
+				}
+				return nil, nil, f.errorf(0, pmapi.ErrLogRec, "not a well-formed xz file: %v", err)
+			}
+			known = n
+		}
 		zs, err := openZSource(path, decomp)
 		if err != nil {
 			if notExist(err) {
 				return nil, nil, err
 			}
-			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+			return nil, nil, f.errorf(0, pmapi.ErrLogRec, "cannot decompress (%s): %v", name, err)
 		}
+		zs.length = known
 		src = zs
 	}
 	// Enough for the largest label and a byte more, to see whether
@@ -116,7 +143,9 @@ func openSource(path string, vol int) (*file, source, error) {
 	if err != nil && err != io.EOF {
 		src.close()
 		if name != "" {
-			return nil, nil, f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
+			// libpcp decompresses a block at a time, and finds that it
+			// cannot when it reads the label
+			return nil, nil, f.errorf(int64(n), pmapi.ErrLabel, "cannot decompress (%s): %v", name, err)
 		}
 		return nil, nil, err
 	}
@@ -141,6 +170,8 @@ type Label struct {
 	Host     string     // the host the metrics come from
 	TZ       string     // that host's $TZ, e.g. "AEDT-11"
 	Zoneinfo string     // v3 only: that host's zoneinfo name, e.g. ":Australia/Melbourne"
+
+	wild bool // Start is beyond what a pmapi.Time holds (see stamp3Fits)
 }
 
 // The archive label magic number and its parts.
@@ -179,7 +210,9 @@ func (f *file) decodeLabel(d []byte) (Label, error) {
 		return l, f.errorf(0, pmapi.ErrNoData, "empty file")
 	}
 	if len(d) < 8 {
-		return l, f.errorf(0, pmapi.ErrLabel, "truncated label: %d bytes", len(d))
+		// libpcp reads the length and magic first, and calls a file too
+		// short for them empty
+		return l, f.errorf(0, pmapi.ErrNoData, "truncated label: %d bytes", len(d))
 	}
 	size, magic := int(be.Uint32(d)), be.Uint32(d[4:])
 	if magic&0xffffff00 != logMagic {
@@ -206,7 +239,7 @@ func (f *file) decodeLabel(d []byte) (Label, error) {
 		l.Host = cstring(p[20 : 20+hostLenV2-1])
 		l.TZ = cstring(p[20+hostLenV2 : 20+hostLenV2+tzLenV2-1])
 	} else {
-		l.Start = stamp3(p[8:])
+		l.Start, l.wild = stamp3(p[8:]), !stamp3Fits(p[8:])
 		l.Volume = int32(be.Uint32(p[20:]))
 		l.Features = be.Uint32(p[24:])
 		l.Host = cstring(p[32 : 32+labelFieldLen-1])
@@ -216,7 +249,7 @@ func (f *file) decodeLabel(d []byte) (Label, error) {
 	if int(l.Volume) != f.vol {
 		return l, f.errorf(4+16+4*int64(l.Version-2), pmapi.ErrLabel, "label is for %s, not %s", volumeName(int(l.Volume)), volumeName(f.vol))
 	}
-	if l.Features&^featureQA != 0 {
+	if l.Features&^featureQA != 0 && !f.anyFeatures {
 		return l, f.errorf(4+24, pmapi.ErrFeature, "unsupported archive feature bits %#x", l.Features&^featureQA)
 	}
 	if len(d) == size {
@@ -243,6 +276,15 @@ func (f *file) sameArchive(l Label) error {
 func stamp3(b []byte) pmapi.Time {
 	sec := int64(be.Uint32(b[4:]))<<32 | int64(be.Uint32(b))
 	return pmapi.TimeOf(sec, int64(be.Uint32(b[8:])))
+}
+
+// stamp3Fits reports whether the log format 3 timestamp in b is one a
+// pmapi.Time can hold (between the years 1678 and 2262); one beyond is
+// damage, as PCP's tools write no such times.
+func stamp3Fits(b []byte) bool {
+	sec := int64(be.Uint32(b[4:]))<<32 | int64(be.Uint32(b))
+	const limit = math.MaxInt64/int64(1e9) - 1
+	return sec > -limit && sec < limit
 }
 
 // stamp2 decodes a log format 2 timestamp: 32-bit seconds and

@@ -33,7 +33,7 @@ func seedFiles(f *testing.F, suffix string) map[string][]byte {
 		if suffix != ".meta" {
 			vol = 0
 		}
-		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol)
+		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol, false)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -105,18 +105,14 @@ func contextOf(meta, vol []byte) (*Context, error) {
 	if vf.label, err = vf.decodeLabel(vol); err != nil {
 		return nil, err
 	}
-	v, err := scanVolume(vf, memSource(vol))
-	if err != nil {
-		return nil, err
-	}
 	a := &Archive{
 		base:    "fuzz",
 		label:   vf.label,
 		volNums: []int{0},
-		volPath: map[int]string{0: "fuzz.0"},
-		vols:    map[int]*volume{0: v},
+		vols:    map[int]*volume{},
 		meta:    newMeta(),
 	}
+	a.vols[0] = &volume{a: a, num: 0, path: vf.path, f: vf, src: memSource(vol), size: -1}
 	if err := a.meta.load(mf, meta); err != nil {
 		return nil, err
 	}

@@ -70,17 +70,26 @@ func isBlob(t pmapi.Type) bool {
 	return false
 }
 
+// boundTimes are the times and states of a pair of bounds, and whether
+// they are being searched for.
+type boundTimes struct {
+	tPrior, tNext float64 // times of the bounds; -1 if none
+	sPrior, sNext int     // their states
+	search        bool
+}
+
+// noBounds are the bounds before any search.
+var noBounds = boundTimes{tPrior: -1, tNext: -1, sPrior: stUndefined, sNext: stUndefined}
+
 // instCtl is the interpolation state of one instance of one metric.
 type instCtl struct {
 	inst     int32
 	m        *metricCtl
 	want     *instCtl // next in this fetch's list of wanted instances
 	unbound  *instCtl // next in the list of those being searched for
-	search   bool
 	inResult bool
 
-	tPrior, tNext float64 // times of the bounds; -1 if none
-	sPrior, sNext int     // their states
+	boundTimes
 	vPrior, vNext rawValue
 	bPrior, bNext string // their string, aggregate or event value blocks
 
@@ -99,6 +108,7 @@ type metricCtl struct {
 	err        pmapi.Errno
 	lastNumval int        // values it had in the previous result, or -1
 	insts      []*instCtl // in libpcp's hash table order
+	uni        *uniform   // while the instances share their bounds
 	byInst     map[int32]*instCtl
 	byPos      []*instCtl // instance by position in the last record seen
 	fetchGen   int
@@ -118,6 +128,8 @@ type interpState struct {
 	// fetch must make it again.
 	wantIDs  []pmapi.PMID
 	builds   int // results built
+	uniform  int // how many of metrics are uniform (see uniform.go)
+	fast     int // fetches that took the fast path
 	lifetime map[pmapi.InDom]map[int32][2]float64
 	gen      int
 }
@@ -130,6 +142,10 @@ func newInterpState() *interpState {
 // (__pmLogResetInterp).
 func (st *interpState) reset(tReq float64) {
 	for _, m := range st.metrics {
+		if m.uni != nil {
+			m.uni.reset(tReq)
+			continue
+		}
 		for _, ic := range m.insts {
 			if ic.tPrior > tReq || ic.tNext < tReq {
 				ic.tPrior, ic.tNext = -1, -1
@@ -180,7 +196,7 @@ func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
 	}
 	life := c.lifetimes(d.InDom)
 	for _, in := range insts {
-		ic := &instCtl{inst: in, m: m, tPrior: -1, tNext: -1, sPrior: stUndefined, sNext: stUndefined,
+		ic := &instCtl{inst: in, m: m, boundTimes: noBounds,
 			tFirst: -1, tLast: -1, tBirth: -1, tDeath: -1}
 		if l, ok := life[in]; ok {
 			ic.tBirth, ic.tDeath = l[0], l[1]
@@ -257,6 +273,11 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 		}
 	}
 	same := c.wantList(ids)
+	if same && c.fastSearch(tReq) {
+		c.build(tReq, ids, r, false)
+		return nil
+	}
+	st.ordinary()
 	if !c.serial {
 		if err := c.finePosition(tReq, ids); err != nil {
 			st.wantIDs = st.wantIDs[:0]
@@ -272,6 +293,9 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 		return err
 	}
 	c.build(tReq, ids, r, seenMark)
+	if c.direction > 0 {
+		st.makeUniform()
+	}
 	return nil
 }
 
@@ -556,21 +580,21 @@ func (ic *instCtl) noNext(tReq float64) bool {
 
 // lacksPrior reports whether ic has no prior bound for tReq (reading on
 // up to tReq may give it one).
-func (ic *instCtl) lacksPrior(tReq float64) bool { return ic.tPrior < 0 || ic.tPrior > tReq }
+func (ic *boundTimes) lacksPrior(tReq float64) bool { return ic.tPrior < 0 || ic.tPrior > tReq }
 
 // lacksNext reports whether ic has no next bound for tReq.
-func (ic *instCtl) lacksNext(tReq float64) bool { return ic.tNext < 0 || ic.tNext < tReq }
+func (ic *boundTimes) lacksNext(tReq float64) bool { return ic.tNext < 0 || ic.tNext < tReq }
 
 // wantsPrior reports whether ic is to be searched back for, stepping in
 // direction.
-func (ic *instCtl) wantsPrior(tReq float64, direction int) bool {
+func (ic *boundTimes) wantsPrior(tReq float64, direction int) bool {
 	return (ic.sPrior&stUndefined != 0 && ic.sPrior&stScanned == 0) ||
 		(ic.tPrior > tReq && (direction < 0 || ic.sPrior&stScanned == 0)) ||
 		(ic.sNext&stMark != 0 && ic.tPrior == tReq)
 }
 
 // wantsNext reports whether ic is to be searched forwards for.
-func (ic *instCtl) wantsNext(tReq float64, direction int) bool {
+func (ic *boundTimes) wantsNext(tReq float64, direction int) bool {
 	return (ic.sNext&stUndefined != 0 && ic.sNext&stScanned == 0) ||
 		(ic.tNext < tReq && (direction > 0 || ic.sNext&stScanned == 0)) ||
 		(ic.sPrior&stMark != 0 && ic.tNext == tReq)
@@ -655,113 +679,4 @@ func (st *interpState) giveUp(tThis float64, forward bool) int {
 		}
 	}
 	return n
-}
-
-// drops reports whether ic, in the result, has no value at tReq after
-// all (libpcp's qualification of the result): a counter's value is also
-// dropped when a <mark> was passed (seenMark) since the last fetch that
-// gave m values. A counter that is not numeric sets m's error.
-func (ic *instCtl) drops(m *metricCtl, tReq float64, seenMark bool) bool {
-	if m.desc.Sem == pmapi.SemDiscrete {
-		return ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
-			(ic.tBirth != -1 && ic.tBirth > tReq) || (ic.tDeath != -1 && tReq > ic.tDeath)
-	}
-	if ic.sPrior&(stMark|stUndefined) != 0 || ic.tPrior > tReq ||
-		ic.sNext&(stMark|stUndefined) != 0 || ic.tNext < tReq {
-		return true
-	}
-	if m.desc.Sem == pmapi.SemCounter {
-		if !m.desc.Type.Numeric() {
-			m.err = pmapi.ErrType
-		} else if seenMark && m.lastNumval > 0 {
-			// A <mark> lies between this fetch and the last one that
-			// gave values: give none, so that no rate is worked out
-			// across the gap.
-			return true
-		}
-	}
-	return false
-}
-
-// build fills r with the values at tReq. seenMark says whether a <mark>
-// was passed.
-func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result, seenMark bool) {
-	st := c.interp
-	st.builds++
-	r.Time = c.origin
-	growSets(r, len(ids))
-	for j, id := range ids {
-		vs := &r.Sets[j]
-		vs.PMID = id
-		if id == pmapi.PMIDNull {
-			continue
-		}
-		m := st.metrics[id]
-		switch {
-		case m.known && m.built != st.builds:
-			m.built = st.builds
-			c.qualifiedValues(m, vs, tReq, seenMark)
-		case m.err == 0 && m.numval > 0:
-			// Asked for twice: the same values again.
-			c.values(m, vs, tReq)
-		}
-		if m.err != 0 {
-			vs.Err, vs.Values = m.err, vs.Values[:0]
-		}
-		m.lastNumval = m.numval
-		if m.err != 0 {
-			m.lastNumval = int(m.err)
-		}
-	}
-}
-
-// qualifiedValues puts in vs the values at tReq of m's instances in the
-// result, first taking out of the result those that have none (see
-// drops).
-func (c *Context) qualifiedValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, seenMark bool) {
-	// numval instances are in the result at most. Their values are
-	// written in place: appending a composite literal goes through a
-	// temporary that is slow to copy.
-	vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
-	n := 0
-	for _, ic := range m.insts {
-		if !ic.inResult {
-			continue
-		}
-		if ic.drops(m, tReq, seenMark) {
-			m.numval--
-			ic.inResult = false
-			continue
-		}
-		if a, ok := c.interpValue(m, ic, tReq); ok {
-			vals = putValue(vals, n, ic.inst, a)
-			n++
-		}
-	}
-	vs.Values = vals[:n]
-}
-
-// values puts in vs the values at tReq of m's instances in the result.
-func (c *Context) values(m *metricCtl, vs *pmapi.ValueSet, tReq float64) {
-	vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
-	n := 0
-	for _, ic := range m.insts {
-		if !ic.inResult {
-			continue
-		}
-		if a, ok := c.interpValue(m, ic, tReq); ok {
-			vals = putValue(vals, n, ic.inst, a)
-			n++
-		}
-	}
-	vs.Values = vals[:n]
-}
-
-// putValue sets vals[n], appending it if vals is too short.
-func putValue(vals []pmapi.Value, n int, inst int32, a pmapi.Atom) []pmapi.Value {
-	if n < len(vals) {
-		vals[n].Inst, vals[n].Atom = inst, a
-		return vals
-	}
-	return append(vals, pmapi.Value{Inst: inst, Atom: a})
 }

@@ -7,53 +7,86 @@ import (
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// interpValue is the value of ic at tReq: a bound's value when tReq is
-// at a bound; otherwise, by the metric's semantics, the prior value
-// (discrete and instant metrics) or the line between the bounds
-// (counters). Strings, aggregates and events always take the prior
-// value. The arithmetic is libpcp's, in the same order and precision.
-func (c *Context) interpValue(m *metricCtl, ic *instCtl, tReq float64) (pmapi.Atom, bool) {
-	t := m.desc.Type
-	switch t {
+// Where an instance's value at the requested time comes from (see
+// valueFrom).
+const (
+	noValue    = iota
+	priorValue // the prior bound's
+	nextValue  // the next bound's
+	lineValue  // the line between the bounds (counters)
+	blobValue  // the prior bound's string, aggregate or event
+)
+
+// valueFrom says where the value at tReq of an instance of m with bounds
+// b comes from: a bound's value when tReq is at a bound; otherwise, by
+// the metric's semantics, the prior value (discrete and instant metrics)
+// or the line between the bounds (counters). Strings, aggregates and
+// events always take the prior value.
+func (m *metricCtl) valueFrom(b *boundTimes, tReq float64) int {
+	switch m.desc.Type {
 	case pmapi.TypeString, pmapi.TypeAggregate, pmapi.TypeEvent, pmapi.TypeHighresEvent:
-		if ic.tPrior < 0 {
-			return pmapi.Atom{}, false
+		if b.tPrior < 0 {
+			return noValue
 		}
-		if ic.vPrior.n == blobMismatch {
-			return pmapi.Mismatch(false, 0, ic.bPrior), true
-		}
-		return blockAtom(t, ic.bPrior), true
+		return blobValue
 	case pmapi.Type32, pmapi.TypeU32, pmapi.TypeFloat, pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
 	default:
-		return pmapi.Atom{}, false
+		return noValue
 	}
-	insitu := m.valfmt == valInsitu
 	switch {
-	case ic.tPrior == tReq:
-		return numAtom(t, insitu, ic.vPrior)
-	case ic.tNext == tReq:
-		return numAtom(t, insitu, ic.vNext)
+	case b.tPrior == tReq:
+		return priorValue
+	case b.tNext == tReq:
+		return nextValue
 	}
 	switch m.desc.Sem {
 	case pmapi.SemDiscrete:
-		if ic.tPrior >= 0 {
-			return numAtom(t, insitu, ic.vPrior)
+		if b.tPrior >= 0 {
+			return priorValue
 		}
-		return pmapi.Atom{}, false
+		return noValue
 	case pmapi.SemInstant:
-		if ic.tPrior >= 0 && ic.tNext >= 0 {
-			return numAtom(t, insitu, ic.vPrior)
+		if b.tPrior >= 0 && b.tNext >= 0 {
+			return priorValue
 		}
-		return pmapi.Atom{}, false
+		return noValue
 	}
-	if ic.tPrior < 0 || ic.tNext < 0 {
-		return pmapi.Atom{}, false
+	if b.tPrior < 0 || b.tNext < 0 {
+		return noValue
 	}
-	return c.interpCounter(t, insitu, ic, tReq)
+	return lineValue
+}
+
+// interpValue is the value at tReq of an instance of m with bounds b,
+// whose values are vp and vn (or, for a string, aggregate or event, bp
+// before), as valueFrom says. The arithmetic is libpcp's, in the same
+// order and precision.
+func (c *Context) interpValue(m *metricCtl, b *boundTimes, vp, vn *rawValue, bp string, tReq float64) (pmapi.Atom, bool) {
+	return c.valueOf(m, m.valueFrom(b, tReq), b, vp, vn, bp, tReq)
+}
+
+// valueOf is interpValue once valueFrom has said where the value comes
+// from.
+func (c *Context) valueOf(m *metricCtl, from int, b *boundTimes, vp, vn *rawValue, bp string, tReq float64) (pmapi.Atom, bool) {
+	t, insitu := m.desc.Type, m.valfmt == valInsitu
+	switch from {
+	case priorValue:
+		return numAtom(t, insitu, vp)
+	case nextValue:
+		return numAtom(t, insitu, vn)
+	case lineValue:
+		return c.interpCounter(t, insitu, b, vp, vn, tReq)
+	case blobValue:
+		if vp.n == blobMismatch {
+			return pmapi.Mismatch(false, 0, bp), true
+		}
+		return blockAtom(t, bp), true
+	}
+	return pmapi.Atom{}, false
 }
 
 // numAtom decodes a numeric raw value.
-func numAtom(t pmapi.Type, insitu bool, v rawValue) (pmapi.Atom, bool) {
+func numAtom(t pmapi.Type, insitu bool, v *rawValue) (pmapi.Atom, bool) {
 	if insitu {
 		switch t {
 		case pmapi.TypeU32:
@@ -97,27 +130,27 @@ func blockAtom(t pmapi.Type, b string) pmapi.Atom {
 }
 
 // interpCounter puts a counter's value at tReq on the line between its
-// bounds.
-func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq float64) (pmapi.Atom, bool) {
-	dt := tReq - ic.tPrior
-	span := ic.tNext - ic.tPrior
+// bounds b, whose values are vp and vn.
+func (c *Context) interpCounter(t pmapi.Type, insitu bool, b *boundTimes, vp, vn *rawValue, tReq float64) (pmapi.Atom, bool) {
+	dt := tReq - b.tPrior
+	span := b.tNext - b.tPrior
 	wrap := c.opts.CounterWrap
 	if t == pmapi.TypeFloat {
 		var fp, fn float32
 		if insitu {
-			fp, fn = math.Float32frombits(ic.vPrior.lval), math.Float32frombits(ic.vNext.lval)
+			fp, fn = math.Float32frombits(vp.lval), math.Float32frombits(vn.lval)
 		} else {
-			if ic.vPrior.n < 4 || ic.vNext.n < 4 {
+			if vp.n < 4 || vn.n < 4 {
 				return pmapi.Atom{}, false
 			}
-			fp, fn = math.Float32frombits(ic.vPrior.num32()), math.Float32frombits(ic.vNext.num32())
+			fp, fn = math.Float32frombits(vp.num32()), math.Float32frombits(vn.num32())
 		}
 		diff := fn - fp
 		return pmapi.F32(float32(float64(fp) + float64(dt*float64(diff))/span)), true
 	}
 	switch t {
 	case pmapi.Type32:
-		p, n := int32(ic.vPrior.lval), int32(ic.vNext.lval)
+		p, n := int32(vp.lval), int32(vn.lval)
 		if n >= p || !wrap {
 			return pmapi.I32(cInt32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
 		}
@@ -126,7 +159,7 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 		w := int32(math.MaxUint32 - uint32(p) + 1 + uint32(n))
 		return pmapi.I32(cInt32(0.5 + float64(dt*float64(w))/span)), true
 	case pmapi.TypeU32:
-		p, n := ic.vPrior.lval, ic.vNext.lval
+		p, n := vp.lval, vn.lval
 		switch {
 		case n >= p:
 			return pmapi.U32(cUint32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
@@ -136,10 +169,10 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, ic *instCtl, tReq flo
 		}
 		return pmapi.U32(cUint32(0.5 + float64(p) - float64(dt*float64(p-n))/span)), true
 	}
-	if ic.vPrior.n < 8 || ic.vNext.n < 8 {
+	if vp.n < 8 || vn.n < 8 {
 		return pmapi.Atom{}, false
 	}
-	pb, nb := ic.vPrior.num, ic.vNext.num
+	pb, nb := vp.num, vn.num
 	switch t {
 	case pmapi.Type64:
 		p, n := int64(pb), int64(nb)

@@ -34,6 +34,12 @@ type meta struct {
 	texts  map[textKey]string
 	kinds  map[uint32]bool // the help text kinds present
 	seq    int             // load order of indom records, across archives
+	// note, while loading, is told of damage libpcp passes over quietly
+	// (see integrity.go); nil for none.
+	note func(*FormatError)
+	// bounds, while loading with note set, collects the offsets where
+	// records start, and the end of the last.
+	bounds []int64
 }
 
 type textKey struct {
@@ -60,6 +66,7 @@ func (m *meta) load(f *file, d []byte) error {
 	for off < len(d) {
 		if len(d)-off < 8 {
 			// libpcp stops quietly at a partial record header.
+			m.noted(f.errorf(int64(off), pmapi.ErrLogRec, "a partial record header of %d bytes at the end (ignored)", len(d)-off))
 			break
 		}
 		size := int(be.Uint32(d[off:]))
@@ -72,6 +79,9 @@ func (m *meta) load(f *file, d []byte) error {
 		}
 		if trail := int(be.Uint32(d[off+size-4:])); trail != size {
 			return f.errorf(int64(off+size-4), pmapi.ErrLogRec, "metadata record trailer length %d does not match header %d", trail, size)
+		}
+		if m.note != nil {
+			m.bounds = append(m.bounds, int64(off))
 		}
 		body := d[off+8 : off+size-4]
 		var err error
@@ -96,6 +106,9 @@ func (m *meta) load(f *file, d []byte) error {
 	if ndesc == 0 {
 		return f.errorf(int64(off), pmapi.ErrLogRec, "no metric descriptors")
 	}
+	if m.note != nil {
+		m.bounds = append(m.bounds, int64(off))
+	}
 	m.pmns.late = true
 	return nil
 }
@@ -111,6 +124,9 @@ func (m *meta) loadDesc(f *file, off int, b []byte) error {
 		InDom: pmapi.InDom(be.Uint32(b[8:])),
 		Sem:   pmapi.Sem(int32(be.Uint32(b[12:]))),
 		Units: pmapi.UnpackUnits(be.Uint32(b[16:])),
+	}
+	if !knownType(desc.Type) || (desc.Sem != pmapi.SemCounter && desc.Sem != pmapi.SemInstant && desc.Sem != pmapi.SemDiscrete) {
+		m.noted(f.errorf(int64(off+8), pmapi.ErrLogRec, "descriptor for %s has type %d and semantics %d, which PCP does not define", desc.PMID, int32(desc.Type), int32(desc.Sem)))
 	}
 	if old, ok := m.descs[desc.PMID]; ok {
 		if code := descConflict(old, desc); code != 0 {
@@ -134,6 +150,18 @@ func (m *meta) loadDesc(f *file, off int, b []byte) error {
 		p += l
 	}
 	return nil
+}
+
+// noted reports damage passed over, if anyone is listening.
+func (m *meta) noted(err *FormatError) {
+	if m.note != nil {
+		m.note(err)
+	}
+}
+
+// knownType reports whether t is one of PCP's metric types.
+func knownType(t pmapi.Type) bool {
+	return (t >= pmapi.TypeNoSupport && t <= pmapi.TypeHighresEvent) || t == pmapi.TypeUnknown
 }
 
 // descConflict says which PM_ERR_LOGCHANGE* error libpcp gives when a
@@ -161,6 +189,7 @@ func (m *meta) loadText(f *file, off int, b []byte) error {
 	kind := be.Uint32(b)
 	if kind&(textOneLine|textHelp) == 0 || kind&(textPMID|textInDom) == 0 {
 		// libpcp skips these quietly.
+		m.noted(f.errorf(int64(off+8), pmapi.ErrLogRec, "help text of unknown kind %#x (ignored)", kind))
 		return nil
 	}
 	m.texts[textKey{kind &^ textDirect, be.Uint32(b[4:])}] = cstring(b[8:])

@@ -1,7 +1,7 @@
 package archive
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -21,7 +21,9 @@ func (c *Context) readForward() bool {
 // setTime is __pmLogSetTime: it places the read position near the
 // current time, using the temporal index of the archive the time falls
 // in, and says whether reads may go on serially from there without the
-// fine positioning a first fetch otherwise does.
+// fine positioning a first fetch otherwise does. If it fails, the
+// position is left where it was, and serial is what libpcp leaves its
+// ac_serial at: true if the archive has a temporal index.
 func (c *Context) setTime() (bool, error) {
 	forward := c.readForward()
 	n := len(c.archives)
@@ -41,20 +43,14 @@ func (c *Context) setTime() (bool, error) {
 	}
 	a := c.archives[i]
 	if len(a.index) == 0 {
-		if forward {
-			c.cur = c.s.start(i)
-			return true, nil
+		if err := c.edgePosition(i, forward); err != nil {
+			return c.serial, err
 		}
-		p, err := c.s.end(i)
-		if err != nil {
-			return false, err
-		}
-		c.cur = p
 		return true, nil
 	}
 	p, serial, backup, err := c.indexPosition(i, forward)
 	if err != nil {
-		return false, err
+		return true, err
 	}
 	c.cur = p
 	if backup {
@@ -72,12 +68,16 @@ func (c *Context) indexPosition(ai int, forward bool) (pos, bool, bool, error) {
 	ti := a.index
 	minvol, maxvol := a.volNums[0], a.volNums[len(a.volNums)-1]
 	j, match, toobig := len(ti), false, false
+	maxSize := int64(-1)
 	for k, e := range ti {
 		if e.Volume < minvol {
 			continue
 		}
 		if e.Volume == maxvol {
-			if v, err := a.volume(maxvol); err == nil && e.DataOffset > v.size {
+			if maxSize < 0 {
+				maxSize = c.maxvolSize(ai)
+			}
+			if e.DataOffset > maxSize {
 				j, toobig = k, true
 				break
 			}
@@ -139,10 +139,8 @@ func (c *Context) volSkip(a *Archive, forward bool, j int) (int, error) {
 	minvol, maxvol := a.volNums[0], a.volNums[len(a.volNums)-1]
 	vol := ti[j].Volume
 	for minvol <= vol && vol <= maxvol {
-		if _, ok := a.volPath[vol]; ok {
-			if _, err := a.volume(vol); err == nil {
-				return j, nil
-			}
+		if v := a.vols[vol]; v != nil && a.usable(v) {
+			return j, nil
 		}
 		if forward {
 			for j++; j < len(ti) && ti[j].Volume == vol; j++ {
@@ -163,17 +161,62 @@ func (c *Context) volSkip(a *Archive, forward bool, j int) (int, error) {
 }
 
 // offsetPos turns a byte offset in volume vol of archive ai into a
-// position: before the first record that starts at or after it.
+// position.
 func (c *Context) offsetPos(ai, vol int, off int64) (pos, error) {
 	a := c.archives[ai]
-	vi := sort.SearchInts(a.volNums, vol)
-	if vi == len(a.volNums) || a.volNums[vi] != vol {
+	vi, ok := slices.BinarySearch(a.volNums, vol)
+	if !ok {
 		return pos{}, pmapi.ErrLogFile
 	}
-	v, err := a.volume(vol)
-	if err != nil {
-		return pos{}, err
+	return pos{ai, vi, off}, nil
+}
+
+// edgePosition places the read position at the start (forward) or end
+// of archive ai's first (last) volume that can be read, as libpcp does
+// when the archive has no temporal index.
+func (c *Context) edgePosition(ai int, forward bool) error {
+	a := c.archives[ai]
+	for k := range a.volNums {
+		vi := k
+		if !forward {
+			vi = len(a.volNums) - 1 - k
+		}
+		v := a.vols[a.volNums[vi]]
+		if !a.usable(v) {
+			continue
+		}
+		if forward {
+			c.cur = pos{ai, vi, v.first()}
+		} else {
+			c.cur = pos{ai, vi, offEnd}
+		}
+		return nil
 	}
-	r := sort.Search(len(v.recs), func(i int) bool { return v.recs[i].off >= off })
-	return pos{ai, vi, r}, nil
+	return pmapi.ErrLogFile
+}
+
+// maxvolSize is the length libpcp compares the temporal index's offsets
+// in archive ai's last volume with, to see whether the volume ends
+// before them: that volume's length or, once libpcp has opened that
+// volume, the length of the volume it is reading (which it looks at by
+// mistake; the same for an archive of one volume). 0 if it cannot be
+// read.
+func (c *Context) maxvolSize(ai int) int64 {
+	a := c.archives[ai]
+	v := a.vols[a.volNums[len(a.volNums)-1]]
+	if v.f != nil {
+		cur := 0
+		if c.cur.a == ai {
+			cur = c.cur.v
+		}
+		v = a.vols[a.volNums[cur]]
+	}
+	if !a.usable(v) {
+		return 0
+	}
+	n, err := v.length()
+	if err != nil {
+		return 0
+	}
+	return n
 }

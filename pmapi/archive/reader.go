@@ -25,8 +25,8 @@ type Record struct {
 // stay valid (they are copies, shared between equal values).
 type Reader struct {
 	a    *Archive
-	vi   int // index into a.volNums
-	ri   int // next record in that volume
+	vi   int   // index into a.volNums
+	off  int64 // offset of the next record in that volume; 0 before it is opened
 	rec  Record
 	vals []pmapi.Value
 	buf  []byte // the record being decoded
@@ -40,31 +40,43 @@ func (a *Archive) Records() *Reader {
 }
 
 // Next moves to the next record, reporting false at the end of the
-// archive or on error (see Err).
+// archive or on error (see Err). Volumes that cannot be opened, other
+// than the first, are passed over as libpcp passes over them (see
+// Options.Warn).
 func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
 	}
 	for r.vi < len(r.a.volNums) {
-		v, err := r.a.volume(r.a.volNums[r.vi])
+		v := r.a.vols[r.a.volNums[r.vi]]
+		if r.off == 0 {
+			if r.vi > 0 && !r.a.usable(v) {
+				r.vi++
+				continue
+			}
+			if err := v.open(); err != nil {
+				r.err = err
+				return false
+			}
+			r.off = v.first()
+		}
+		h, p, atEnd, err := v.readAt(r.off, &r.buf)
+		if err == nil && !atEnd {
+			if err = v.checkRecord(&h, p); err == nil {
+				v.noteRecord(&h, p)
+				err = r.decode(v, &h, p)
+			}
+		}
 		if err != nil {
 			r.err = err
 			return false
 		}
-		if r.ri < len(v.recs) {
-			if err := r.decode(v, r.ri); err != nil {
-				r.err = err
-				return false
-			}
-			r.ri++
+		if !atEnd {
+			r.off = h.end()
 			return true
 		}
-		if v.bad != nil {
-			r.err = v.bad
-			return false
-		}
 		r.vi++
-		r.ri = 0
+		r.off = 0
 	}
 	return false
 }
@@ -75,27 +87,26 @@ func (r *Reader) Record() *Record { return &r.rec }
 // Err is the error that stopped Next, or nil at the end of the archive.
 func (r *Reader) Err() error { return r.err }
 
-// decode fills r.rec from record i of volume v, checking the record as
-// it goes the first time it is read.
-func (r *Reader) decode(v *volume, i int) error {
-	info := &v.recs[i]
+// decode fills r.rec from record h of volume v, whose payload is p
+// (checked).
+func (r *Reader) decode(v *volume, h *recHead, p []byte) error {
 	rec := &r.rec
-	rec.Time, rec.Mark = info.time, info.nsets == 0
-	rec.Volume, rec.Offset = v.f.vol, info.off
-	rec.Sets = rec.Sets[:0]
-	r.vals = r.vals[:0]
-	p, err := v.load(i, &r.buf)
-	if err != nil {
-		return err
-	}
+	rec.Time, rec.Mark = h.time, h.nsets == 0
+	rec.Volume, rec.Offset = v.num, h.off
+	var err error
+	rec.Sets, r.vals, err = decodeSets(v, h, p, r.a.meta.descs, &r.strs, rec.Sets[:0], r.vals[:0])
+	return err
+}
+
+// decodeSets appends the value sets of record h of v, whose payload is
+// p (checked), to sets and their values to vals, decoding the values as
+// the types descs give, and returns both. The sets' values are slices of
+// the vals returned.
+func decodeSets(v *volume, h *recHead, p []byte, descs map[pmapi.PMID]pmapi.Desc, strs *interner,
+	sets []pmapi.ValueSet, vals []pmapi.Value) ([]pmapi.ValueSet, []pmapi.Value, error) {
+	first, base := len(sets), len(vals)
 	b := p[recHeaderLen(v.f.label.Version):]
-	descs := r.a.meta.descs
-	for k := int32(0); k < info.nsets; k++ {
-		if !info.checked {
-			if _, err := v.checkSet(i, k, p, b); err != nil {
-				return err
-			}
-		}
+	for k := int32(0); k < h.nsets; k++ {
 		var s rawSet
 		s, b = nextSet(b)
 		set := pmapi.ValueSet{PMID: s.pmid}
@@ -106,22 +117,21 @@ func (r *Reader) decode(v *volume, i int) error {
 		if d, ok := descs[s.pmid]; ok {
 			t = d.Type
 		}
-		start := len(r.vals)
+		start := len(vals)
 		var ok bool
-		if r.vals, ok = appendValues(r.vals, t, &s, p, &r.strs); !ok {
-			return v.f.errorf(info.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
+		if vals, ok = appendValues(vals, t, &s, p, strs); !ok {
+			return sets, vals, v.f.errorf(h.off, pmapi.ErrLogRec, "a value of %s is too short for type %s", s.pmid, t)
 		}
-		set.Values = r.vals[start:len(r.vals):len(r.vals)]
-		rec.Sets = append(rec.Sets, set)
+		set.Values = vals[start:len(vals):len(vals)]
+		sets = append(sets, set)
 	}
-	info.checked = true
-	// r.vals may have moved while growing: point the sets at its final
+	// vals may have moved while growing: point the sets at its final
 	// storage.
-	n := 0
-	for k := range rec.Sets {
-		l := len(rec.Sets[k].Values)
-		rec.Sets[k].Values = r.vals[n : n+l : n+l]
+	n := base
+	for k := first; k < len(sets); k++ {
+		l := len(sets[k].Values)
+		sets[k].Values = vals[n : n+l : n+l]
 		n += l
 	}
-	return nil
+	return sets, vals, nil
 }

@@ -50,34 +50,44 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 	return pmapi.Type(w >> 24), p[off+4 : off+int(w&0xffffff)]
 }
 
-// checkRecord checks that the value sets of record i of v, whose
-// payload is p, lie within the record and that every value block they
-// point to does too, so that nextSet and block can then be used without
-// further checks.
-func (v *volume) checkRecord(i int, p []byte) error {
-	r := &v.recs[i]
-	if r.checked {
-		return nil
-	}
+// checkRecord checks, as libpcp's decoding does, that the value sets
+// of record h of v, whose payload is p, lie within the record, that
+// every value block they point to does too, and that the value blocks
+// exactly fill the record after the value sets, so that nextSet and
+// block can then be used without further checks.
+func (v *volume) checkRecord(h *recHead, p []byte) error {
 	b := p[recHeaderLen(v.f.label.Version):]
-	for k := int32(0); k < r.nsets; k++ {
+	blocks := tiling{first: int64(len(p))}
+	for k := int32(0); k < h.nsets; k++ {
 		var err error
-		if b, err = v.checkSet(i, k, p, b); err != nil {
+		if b, err = v.checkSet(h, k, p, b, &blocks); err != nil {
 			return err
 		}
 	}
-	r.checked = true
+	listEnd := int64(len(p) - len(b))
+	switch {
+	case blocks.first != listEnd:
+		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, blocks.first)
+	case listEnd+blocks.total != int64(len(p)):
+		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", blocks.total, int64(len(p))-listEnd)
+	}
 	return nil
 }
 
-// checkSet checks value set k of record i, which starts at b within the
-// record's payload p, and returns the rest of the payload after it.
-func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
-	r := &v.recs[i]
-	base := r.off + 4
+// tiling is where a record's value blocks start and how much of the
+// record they take, in all.
+type tiling struct {
+	first, total int64
+}
+
+// checkSet checks value set k of record h, which starts at b within the
+// record's payload p, adding the value blocks it points to to blocks,
+// and returns the rest of the payload after it.
+func (v *volume) checkSet(h *recHead, k int32, p, b []byte, blocks *tiling) ([]byte, error) {
+	base := h.off + 4
 	at := base + int64(len(p)-len(b))
 	if len(b) < 8 {
-		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, r.nsets)
+		return nil, v.f.errorf(at, pmapi.ErrLogRec, "value set %d of %d truncated", k+1, h.nsets)
 	}
 	numval := int32(be.Uint32(b[4:]))
 	if numval <= 0 {
@@ -93,9 +103,12 @@ func (v *volume) checkSet(i int, k int32, p, b []byte) ([]byte, error) {
 		vals := b[12 : 12+8*int(numval)]
 		for j := 0; len(vals) >= 8; j++ {
 			lval := be.Uint32(vals[4:])
-			if off, n := blockSpan(p, lval); n < 4 || off+n > int64(len(p)) {
+			off, n := blockSpan(p, lval)
+			if n < 4 || off+n > int64(len(p)) {
 				return nil, v.blockError(p, base, lval, at+int64(12+8*j+4))
 			}
+			blocks.first = min(blocks.first, off)
+			blocks.total += (n + 3) &^ 3
 			vals = vals[8:]
 		}
 	default:

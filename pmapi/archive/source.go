@@ -14,14 +14,21 @@ type source interface {
 	readAt(p []byte, off int64) (int, error)
 	// size is the length of the data, reading to its end if need be.
 	size() (int64, error)
+	// known is the length of the data if it is known without reading
+	// to the end, else -1.
+	known() int64
 	close()
 }
 
 // Sizes of the buffers sources keep. (They are variables so that tests
 // can make them small; a source takes them when it is opened.)
 var (
-	// fileWindow is how much of a plain file is read at a time.
+	// fileWindow is how much of a plain file is read at a time, at
+	// first; reading on from where the last read ended doubles it, up
+	// to maxWindow, so that a volume read through is read in large
+	// blocks while a read here and there costs little.
 	fileWindow = 64 << 10
+	maxWindow  = 1 << 20
 	// memLimit is the largest compressed file's contents kept whole in
 	// memory; larger ones are decompressed again from the start when
 	// read backwards past zWindow.
@@ -46,18 +53,21 @@ func (m memSource) readAt(p []byte, off int64) (int, error) {
 }
 
 func (m memSource) size() (int64, error) { return int64(len(m)), nil }
+func (m memSource) known() int64         { return int64(len(m)) }
 func (m memSource) close()               {}
 
 // fileSource is a plain file, read through a window: reads within the
 // window are served from it, others refill it, forwards from the
 // offset asked for or, reading backwards, up to the end of what was
-// asked for.
+// asked for. A refill that carries on from the window (either way)
+// doubles its size, up to wmax; one elsewhere starts again at wmin.
 type fileSource struct {
-	f     *os.File
-	n     int64
-	win   []byte // the bytes from wOff
-	wOff  int64
-	wsize int // fileWindow
+	f          *os.File
+	n          int64
+	win        []byte // the bytes from wOff
+	wOff       int64
+	wsize      int // the size of the next refill
+	wmin, wmax int // fileWindow and maxWindow
 }
 
 func openFileSource(path string) (*fileSource, error) {
@@ -70,7 +80,7 @@ func openFileSource(path string) (*fileSource, error) {
 		f.Close()
 		return nil, err
 	}
-	return &fileSource{f: f, n: st.Size(), wsize: fileWindow}, nil
+	return &fileSource{f: f, n: st.Size(), wsize: fileWindow, wmin: fileWindow, wmax: max(fileWindow, maxWindow)}, nil
 }
 
 func (s *fileSource) readAt(want []byte, off int64) (int, error) {
@@ -80,44 +90,52 @@ func (s *fileSource) readAt(want []byte, off int64) (int, error) {
 	}
 	end := off + int64(len(p))
 	if off < s.wOff || end > s.wOff+int64(len(s.win)) {
-		if len(p) >= s.wsize {
+		if err := s.refill(off, end); err != nil {
+			return 0, err
+		}
+		if off < s.wOff || end > s.wOff+int64(len(s.win)) {
+			// Too big for the window: read it directly.
 			n, err := s.f.ReadAt(p, off)
 			return s.short(n, err, want)
 		}
-		start := off
-		if off < s.wOff {
-			start = max(0, end-int64(s.wsize))
-		}
-		if s.win == nil {
-			s.win = make([]byte, s.wsize)
-		}
-		s.win = s.win[:min(int64(s.wsize), s.n-start)]
-		n, err := s.f.ReadAt(s.win, start)
-		s.win, s.wOff = s.win[:n], start
-		if n < len(s.win) && err == nil {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			s.win = s.win[:0]
-			return 0, err
-		}
 	}
-	n := 0
-	if off >= s.wOff && off < s.wOff+int64(len(s.win)) {
-		n = copy(p, s.win[off-s.wOff:])
-	}
+	n := copy(p, s.win[off-s.wOff:])
 	return s.short(n, nil, want)
 }
 
-// readDirect is readAt without the window: for a few bytes at a place
-// not worth reading ahead from.
-func (s *fileSource) readDirect(want []byte, off int64) (int, error) {
-	p, ok := s.clip(want, off)
-	if !ok {
-		return 0, io.EOF
+// refill moves the window to hold the bytes from off to end, if they fit:
+// forwards from off or, reading backwards, up to end.
+func (s *fileSource) refill(off, end int64) error {
+	wEnd := s.wOff + int64(len(s.win))
+	switch {
+	case len(s.win) > 0 && (off == wEnd || end == s.wOff || (off > s.wOff && off < wEnd) || (end > s.wOff && end < wEnd)):
+		// Carrying on from the window: read more at a time.
+		s.wsize = min(2*s.wsize, s.wmax)
+	default:
+		s.wsize = s.wmin
 	}
-	n, err := s.f.ReadAt(p, off)
-	return s.short(n, err, want)
+	if end-off > int64(s.wsize) {
+		return nil
+	}
+	start := off
+	if off < s.wOff {
+		start = max(0, end-int64(s.wsize))
+	}
+	need := int(min(int64(s.wsize), s.n-start))
+	if cap(s.win) < need {
+		s.win = make([]byte, need)
+	}
+	s.win = s.win[:need]
+	n, err := s.f.ReadAt(s.win, start)
+	s.win, s.wOff = s.win[:n], start
+	if n < len(s.win) && err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.win = s.win[:0]
+		return err
+	}
+	return nil
 }
 
 // clip cuts p down to the bytes of the file from off; ok is false if
@@ -146,6 +164,7 @@ func (s *fileSource) short(n int, err error, want []byte) (int, error) {
 }
 
 func (s *fileSource) size() (int64, error) { return s.n, nil }
+func (s *fileSource) known() int64         { return s.n }
 
 func (s *fileSource) close() {
 	s.f.Close()

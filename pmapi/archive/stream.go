@@ -1,41 +1,62 @@
 package archive
 
 import (
-	"math"
-
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// pos is a place in the records of a context's archives: just before
-// record r of the v-th volume (an index into volNums) of archive a. The
-// ends of consecutive volumes are the same place in two spellings;
-// between archives lies a <mark> that libpcp makes up.
+// pos is a place in the records of a context's archives: byte offset
+// off of the v-th volume (an index into volNums) of archive a, between
+// the record that ends there and the one that starts there; offEnd is
+// the end of the volume. As in libpcp, the end of one volume and the
+// start of the next are the same place in two spellings; between
+// archives lies a <mark> that libpcp makes up.
 type pos struct {
-	a, v, r int
+	a, v int
+	off  int64
 }
+
+// offEnd is the offset of a position at the end of its volume, wherever
+// that turns out to be.
+const offEnd = -1
 
 // rec is a record read from the stream: a real one, or the <mark>
 // libpcp makes up between two archives of a context.
 type rec struct {
-	at   pos // where the record is (for a made-up mark, the later archive)
+	at   pos // where the record starts (for a made-up mark, the position it was made at)
 	t    float64
 	mark bool
 	made bool // a made-up mark
-	vol  *volume
 	time pmapi.Time
+	r    *record // the record read; nil for a made-up mark
 }
 
+// record is a data record read from a volume, with its framing and value
+// sets checked: its header and a copy of its payload.
+type record struct {
+	vol  *volume
+	head recHead
+	t    float64 // the time, in seconds after the stream's base
+	p    []byte  // the payload
+	buf  []byte  // storage of p
+	used uint64  // when last read, for the cache
+}
+
+// recCache is how many records a stream keeps, read and checked: the
+// records interpolation goes back and forth over.
+const recCache = 8
+
 // stream reads the records of a context's archives forwards and
-// backwards, as __pmLogRead does.
+// backwards, as __pmLogRead does, keeping the last few read.
 type stream struct {
 	archives []*Archive
-	base     pmapi.Time  // start of the first archive: time 0
-	tcache   [][]float64 // record times relative to base, per loaded volume
-	tcIndex  map[*volume]int
+	base     pmapi.Time // start of the first archive: time 0
+	cache    [recCache]*record
+	clock    uint64
+	spare    *record // a record to read into before it is cached
 }
 
 func newStream(archives []*Archive) *stream {
-	return &stream{archives: archives, base: archives[0].label.Start, tcIndex: make(map[*volume]int)}
+	return &stream{archives: archives, base: archives[0].label.Start}
 }
 
 // tsub is __pmTimestampSub: the seconds from b to a, computed as libpcp
@@ -47,92 +68,161 @@ func tsub(a, b pmapi.Time) float64 {
 // rel is t as seconds after the start of the first archive.
 func (s *stream) rel(t pmapi.Time) float64 { return tsub(t, s.base) }
 
-// recTime is the time of record i of v, relative to the base, computed
-// once.
-func (s *stream) recTime(v *volume, i int) float64 {
-	k, ok := s.tcIndex[v]
-	if !ok {
-		k = len(s.tcache)
-		s.tcIndex[v] = k
-		c := make([]float64, len(v.recs))
-		for j := range c {
-			c[j] = math.NaN()
-		}
-		s.tcache = append(s.tcache, c)
-	}
-	c := s.tcache[k]
-	if math.IsNaN(c[i]) {
-		c[i] = s.rel(v.recs[i].time)
-	}
-	return c[i]
-}
-
-// vol returns volume p.v of archive p.a.
-func (s *stream) vol(a, v int) (*volume, error) {
+// vol returns the v-th volume of archive a (not opened).
+func (s *stream) vol(a, v int) *volume {
 	ar := s.archives[a]
-	return ar.volume(ar.volNums[v])
+	return ar.vols[ar.volNums[v]]
 }
 
 // start is the position of the first record of archive a.
-func (s *stream) start(a int) pos { return pos{a, 0, 0} }
-
-// end is the position after the last record of archive a.
-func (s *stream) end(a int) (pos, error) {
-	last := len(s.archives[a].volNums) - 1
-	v, err := s.vol(a, last)
-	if err != nil {
-		return pos{}, err
-	}
-	return pos{a, last, len(v.recs)}, nil
+func (s *stream) start(a int) pos {
+	return pos{a, 0, s.vol(a, 0).first()}
 }
 
-// record makes the rec for record p.r of volume v.
-func (s *stream) record(v *volume, p pos) rec {
-	info := &v.recs[p.r]
-	return rec{at: p, t: s.recTime(v, p.r), mark: info.nsets == 0, vol: v, time: info.time}
+// end is the position after the last record of archive a.
+func (s *stream) end(a int) pos {
+	return pos{a, len(s.archives[a].volNums) - 1, offEnd}
+}
+
+// lookup finds a cached record of v starting (forward) or ending
+// (backwards) at off.
+func (s *stream) lookup(v *volume, off int64, forward bool) *record {
+	for _, r := range s.cache {
+		if r == nil || r.vol != v {
+			continue
+		}
+		if (forward && r.head.off == off) || (!forward && r.head.end() == off) {
+			s.clock++
+			r.used = s.clock
+			return r
+		}
+	}
+	return nil
+}
+
+// read reads the record of v at off (reading forwards) or ending at off
+// (backwards), checking it, or finds it in the cache. ok is false at
+// the end (start) of the volume.
+func (s *stream) read(v *volume, off int64, forward bool) (r *record, ok bool, err error) {
+	if r := s.lookup(v, off, forward); r != nil {
+		return r, true, nil
+	}
+	r = s.spare
+	if r == nil {
+		r = &record{}
+	}
+	var edge bool
+	if forward {
+		r.head, r.p, edge, err = v.readAt(off, &r.buf)
+	} else {
+		r.head, r.p, edge, err = v.readBefore(off, &r.buf)
+	}
+	if err != nil || edge {
+		s.spare = r
+		return nil, false, err
+	}
+	if err := v.checkRecord(&r.head, r.p); err != nil {
+		s.spare = r
+		return nil, false, err
+	}
+	v.noteRecord(&r.head, r.p)
+	r.vol, r.t = v, s.rel(r.head.time)
+	s.spare = s.insert(r)
+	return r, true, nil
+}
+
+// insert caches r in place of the record least recently read, which it
+// returns (nil if there was a free place).
+func (s *stream) insert(r *record) *record {
+	s.clock++
+	r.used = s.clock
+	k := 0
+	for i, c := range s.cache {
+		if c == nil {
+			s.cache[i] = r
+			return nil
+		}
+		if c.used < s.cache[k].used {
+			k = i
+		}
+	}
+	old := s.cache[k]
+	s.cache[k] = r
+	old.vol = nil
+	return old
+}
+
+// forget drops the cached records of archive a, whose files are being
+// closed.
+func (s *stream) forget(a *Archive) {
+	for i, r := range s.cache {
+		if r != nil && r.vol != nil && r.vol.a == a {
+			s.cache[i] = nil
+		}
+	}
+}
+
+// makeRec makes the rec for record r, found at p.
+func makeRec(r *record, p pos) rec {
+	return rec{at: p, t: r.t, mark: r.head.nsets == 0, time: r.head.time, r: r}
 }
 
 // nextIn reads the record at p, within p's archive, returning it and
-// the position after it; ok is false at the end of the archive.
+// the position after it; ok is false at the end of the archive. Volumes
+// that cannot be opened are passed over, as libpcp does, with a warning.
 func (s *stream) nextIn(p pos) (r rec, q pos, ok bool, err error) {
+	a := s.archives[p.a]
 	for {
-		v, err := s.vol(p.a, p.v)
-		if err != nil {
-			return rec{}, p, false, err
+		v := s.vol(p.a, p.v)
+		if p.off != offEnd {
+			rd, found, err := s.read(v, p.off, true)
+			if err != nil {
+				return rec{}, p, false, err
+			}
+			if found {
+				return makeRec(rd, p), pos{p.a, p.v, rd.head.end()}, true, nil
+			}
 		}
-		if p.r < len(v.recs) {
-			return s.record(v, p), pos{p.a, p.v, p.r + 1}, true, nil
+		next := p.v + 1
+		for next < len(a.volNums) && !a.usable(s.vol(p.a, next)) {
+			next++
 		}
-		if v.bad != nil {
-			return rec{}, p, false, v.bad
+		if next >= len(a.volNums) {
+			return rec{}, pos{p.a, len(a.volNums) - 1, offEnd}, false, nil
 		}
-		if p.v+1 >= len(s.archives[p.a].volNums) {
-			return rec{}, p, false, nil
-		}
-		p = pos{p.a, p.v + 1, 0}
+		p = pos{p.a, next, s.vol(p.a, next).first()}
 	}
 }
 
 // prevIn reads the record before p, within p's archive, returning it and
 // its position; ok is false at the start of the archive.
 func (s *stream) prevIn(p pos) (r rec, q pos, ok bool, err error) {
+	a := s.archives[p.a]
 	for {
-		if p.r > 0 {
-			v, err := s.vol(p.a, p.v)
-			if err != nil {
+		v := s.vol(p.a, p.v)
+		if p.off == offEnd {
+			if !a.usable(v) {
+				p.off = v.first()
+			} else if p.off, err = v.length(); err != nil {
 				return rec{}, p, false, err
 			}
-			p.r--
-			return s.record(v, p), p, true, nil
 		}
-		if p.v == 0 {
-			return rec{}, p, false, nil
-		}
-		v, err := s.vol(p.a, p.v-1)
+		rd, found, err := s.read(v, p.off, false)
 		if err != nil {
 			return rec{}, p, false, err
 		}
-		p = pos{p.a, p.v - 1, len(v.recs)}
+		if found {
+			q := pos{p.a, p.v, rd.head.off}
+			return makeRec(rd, q), q, true, nil
+		}
+		prev := p.v - 1
+		for prev >= 0 && !a.usable(s.vol(p.a, prev)) {
+			prev--
+		}
+		if prev < 0 {
+			return rec{}, pos{p.a, 0, s.vol(p.a, 0).first()}, false, nil
+		}
+		p = pos{p.a, prev, offEnd}
 	}
 }
 
@@ -153,23 +243,15 @@ func (s *stream) madeMark(a int, forward bool, at pos) (rec, error) {
 	return rec{at: at, t: s.rel(t), mark: true, made: true, time: t}, nil
 }
 
-// payload reads the payload of the real record rc into the context's
-// record buffer, checking it the first time it is read; it is valid
-// until the next call. Only one archive's files are kept open: reading
-// a record of another archive closes those of the last.
-func (c *Context) payload(rc *rec) ([]byte, error) {
+// payload is the payload of the real record rc, read and checked. Only
+// one archive's files are kept open: reading a record of another
+// archive closes those of the last.
+func (c *Context) payload(rc *rec) []byte {
 	if rc.at.a != c.openA {
 		c.archives[c.openA].Close()
 		c.openA = rc.at.a
 	}
-	p, err := rc.vol.load(rc.at.r, &c.buf)
-	if err != nil {
-		return nil, err
-	}
-	if err := rc.vol.checkRecord(rc.at.r, p); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return rc.r.p
 }
 
 // The directions a <mark> was made up in (libpcp's ac_mark_done).
@@ -189,6 +271,10 @@ func (c *Context) read(forward bool) (rec, error) {
 		var q pos
 		var ok bool
 		var err error
+		if c.cur.a != c.openA {
+			c.archives[c.openA].Close()
+			c.openA = c.cur.a
+		}
 		if forward {
 			r, q, ok, err = s.nextIn(c.cur)
 		} else {
@@ -226,9 +312,7 @@ func (c *Context) read(forward bool) (rec, error) {
 			}
 			continue
 		}
-		if c.cur, err = s.end(a - 1); err != nil {
-			return rec{}, err
-		}
+		c.cur = s.end(a - 1)
 		c.saved = c.cur
 		if end, err := s.archives[a-1].End(); err != nil {
 			return rec{}, err

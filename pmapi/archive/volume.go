@@ -3,32 +3,44 @@ package archive
 import (
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// recInfo locates one record of a data volume.
-type recInfo struct {
-	off     int64      // offset of the record's leading length word
-	size    int32      // record length, framing included
-	nsets   int32      // number of value sets; 0 for a <mark>
-	time    pmapi.Time // the record's timestamp
-	checked bool       // the value sets have been checked once
+// volume is one data volume of an archive. Nothing of it is read until
+// a record is wanted: opening it checks its label, as libpcp does when
+// it changes to a volume, and records are then read where the reading
+// position is, by byte offset, forwards or backwards, as __pmLogRead
+// reads them. Nothing is kept of the records read: there is no
+// framing to work out first, and memory does not grow with the volume.
+type volume struct {
+	a    *Archive
+	num  int
+	path string
+	f    *file // the file and its label, once opened
+	// err, if not nil, is why the volume cannot be opened; it is found
+	// once.
+	err  error
+	src  source // nil while closed
+	size int64  // uncompressed length, once known; -1 before
+	// lastEnd and lastTime are where the record last checked ends, and
+	// its time (see noteRecord).
+	lastEnd  int64
+	lastTime pmapi.Time
 }
 
-// volume is a data volume with the framing of its records worked out.
-// Its records are read from the file when needed (see load), through
-// its archive's open sources.
-type volume struct {
-	f    *file
-	a    *Archive // whose open sources src counts among; nil for none
-	src  source   // nil while closed
-	size int64    // uncompressed length
-	recs []recInfo
-	// bad, if not nil, is why the record after the last good one cannot
-	// be read: reading on from there gives this error.
-	bad *FormatError
+// recHead is where a record is and what its header says.
+type recHead struct {
+	off   int64      // offset of the record's leading length word
+	size  int32      // record length, framing included
+	nsets int32      // number of value sets; 0 for a <mark>
+	time  pmapi.Time // the record's timestamp
+	fits  bool       // a pmapi.Time holds it (see stamp3Fits)
 }
+
+// end is the offset just after the record.
+func (h *recHead) end() int64 { return h.off + int64(uint32(h.size)) }
 
 // recHeaderLen is the length of a record's timestamp and value set
 // count, which follow its length word.
@@ -39,139 +51,38 @@ func recHeaderLen(version int) int {
 	return 12
 }
 
-// sparseMin is the record length from which scanning a plain file
-// reads just the framing of each record rather than all of it.
-const sparseMin = 8 << 10
-
-// scanVolume works out the framing of every record of the volume f,
-// reading it from src. It fails only if src cannot be read to its end.
-func scanVolume(f *file, src source) (*volume, error) {
-	v := &volume{f: f, src: src}
-	hl := 4 + recHeaderLen(f.label.Version)
-	off := int64(labelSize(f.label.Version))
-	// A record's trailer, then the next record's length word and header,
-	// read together (in one array, as it escapes to the heap).
-	var buf [4 + 4 + 16]byte
-	n, err := src.readAt(buf[4:4+hl], off)
-	for {
-		if err != nil && err != io.EOF {
-			return nil, v.readError(err)
-		}
-		if n < 4 {
-			// A partial length word at the end: libpcp treats it as the
-			// end of the volume.
-			break
-		}
-		r := v.header(off, buf[4:4+hl])
-		size := int64(uint32(r.size))
-		if size < int64(hl+4) {
-			v.bad = f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
-			break
-		}
-		read := src.readAt
-		if fs, ok := src.(*fileSource); ok && size >= sparseMin {
-			read = fs.readDirect
-		}
-		if n, err = read(buf[:4+hl], off+size-4); n < 4 {
-			if err != io.EOF {
-				return nil, v.readError(err)
-			}
-			end, err := src.size()
-			if err != nil {
-				return nil, v.readError(err)
-			}
-			v.bad = f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, end-off)
-			break
-		}
-		if v.bad = v.checkFrame(r, int64(be.Uint32(buf[:]))); v.bad != nil {
-			break
-		}
-		v.recs = append(v.recs, r)
-		off += size
-		n -= 4
+// open opens the volume's file and checks its label, if that has not
+// been done, returning why the volume cannot be read if it cannot.
+func (v *volume) open() error {
+	if v.f != nil || v.err != nil {
+		return v.err
 	}
-	// Read to the end, so that damage anywhere in a compressed file is
-	// found now.
-	if v.size, err = src.size(); err != nil {
-		return nil, v.readError(err)
+	f, src, err := openSource(v.path, v.num, v.a.anyFeatures)
+	if err == nil && v.a.label.Version != 0 && f.label.Version != v.a.label.Version {
+		src.close()
+		err = f.errorf(4, pmapi.ErrLabel, "log format %d, but the archive is format %d", f.label.Version, v.a.label.Version)
 	}
-	return v, nil
-}
-
-// header decodes the length word and header of the record at off.
-func (v *volume) header(off int64, b []byte) recInfo {
-	r := recInfo{off: off, size: int32(be.Uint32(b))}
-	if v.f.label.Version == 3 {
-		r.time = stamp3(b[4:])
-		r.nsets = int32(be.Uint32(b[16:]))
-	} else {
-		r.time = stamp2(b[4:])
-		r.nsets = int32(be.Uint32(b[12:]))
+	if err != nil {
+		v.err = err
+		return err
 	}
-	return r
-}
-
-// checkFrame checks the trailer and value set count of record r, whose
-// length word has been checked.
-func (v *volume) checkFrame(r recInfo, trail int64) *FormatError {
-	hlen := int64(recHeaderLen(v.f.label.Version))
-	size := int64(r.size)
-	switch {
-	case trail != size:
-		return v.f.errorf(r.off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
-	case r.nsets < 0 || int64(r.nsets) > (size-8-hlen)/8:
-		return v.f.errorf(r.off+hlen, pmapi.ErrLogRec, "bad value set count %d", r.nsets)
-	case r.nsets == 0 && size != 8+hlen:
-		return v.f.errorf(r.off, pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
-	}
+	v.f, v.src = f, src
+	v.size = -1
+	v.a.used(v)
+	v.a.checkLabel(f)
 	return nil
 }
 
-// readError is the error for data of v that cannot be read (or
-// decompressed).
-func (v *volume) readError(err error) error {
-	if name, decomp := compressor(v.f.path); decomp != nil {
-		return v.f.errorf(0, pmapi.ErrLogFile, "cannot decompress (%s): %v", name, err)
-	}
-	var fe *FormatError
-	if errors.As(err, &fe) {
-		return fe
-	}
-	return v.f.errorf(0, pmapi.ErrLogFile, "cannot read: %v", err)
-}
-
-// load reads the payload of record i, the bytes between its length
-// words, into *buf (grown as needed) and returns it. The payload is
-// valid until the next load into the same buffer.
-func (v *volume) load(i int, buf *[]byte) ([]byte, error) {
-	r := &v.recs[i]
-	n := int(r.size) - 8
-	if cap(*buf) < n {
-		*buf = make([]byte, n, n+n/4)
-	}
-	p := (*buf)[:n]
-	src, err := v.source()
-	if err != nil {
+// source returns v's open source, opening it again if it was closed.
+func (v *volume) source() (source, error) {
+	if err := v.open(); err != nil {
 		return nil, err
 	}
-	if k, err := src.readAt(p, r.off+4); k < n {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, v.f.errorf(r.off, pmapi.ErrLogRec, "cannot read record: %v", err)
-	}
-	return p, nil
-}
-
-// source returns v's open source, opening it if need be.
-func (v *volume) source() (source, error) {
 	if v.src != nil {
-		if v.a != nil {
-			v.a.used(v)
-		}
+		v.a.used(v)
 		return v.src, nil
 	}
-	f, src, err := openSource(v.f.path, v.f.vol)
+	f, src, err := openSource(v.f.path, v.f.vol, v.a.anyFeatures)
 	if err != nil {
 		return nil, err
 	}
@@ -180,10 +91,25 @@ func (v *volume) source() (source, error) {
 		return nil, v.f.errorf(0, pmapi.ErrLabel, "the label changed since the volume was opened")
 	}
 	v.src = src
-	if v.a != nil {
-		v.a.used(v)
-	}
+	v.a.used(v)
 	return src, nil
+}
+
+// length is the length of the volume's (uncompressed) data.
+func (v *volume) length() (int64, error) {
+	if v.size >= 0 {
+		return v.size, nil
+	}
+	src, err := v.source()
+	if err != nil {
+		return 0, err
+	}
+	n, err := src.size()
+	if err != nil {
+		return 0, v.readError(0, err)
+	}
+	v.size = n
+	return n, nil
 }
 
 // close closes v's source, if open.
@@ -192,4 +118,181 @@ func (v *volume) close() {
 		v.src.close()
 		v.src = nil
 	}
+}
+
+// first is the offset of the volume's first record.
+func (v *volume) first() int64 { return int64(labelSize(v.a.label.Version)) }
+
+// readAt reads the record at off into *buf (grown as needed), as
+// __pmLogRead does reading forwards: its header, and its payload (the
+// bytes between its length words), valid until the next read into buf.
+// At the end of the volume (fewer than 4 bytes at off) it reports
+// atEnd. The record's framing is checked; its value sets are not (see
+// checkRecord).
+func (v *volume) readAt(off int64, buf *[]byte) (h recHead, p []byte, atEnd bool, err error) {
+	src, err := v.source()
+	if err != nil {
+		return h, nil, false, err
+	}
+	var word [4]byte
+	if n, err := src.readAt(word[:], off); n < 4 {
+		if err == io.EOF {
+			// libpcp takes a partial length word for the end of the volume
+			if n > 0 {
+				v.a.damaged(v.f.errorf(off, pmapi.ErrLogRec, "%d stray bytes at the end (ignored)", n))
+			}
+			return h, nil, true, nil
+		}
+		return h, nil, false, v.readError(off, err)
+	}
+	size := int64(be.Uint32(word[:]))
+	h.off = off
+	if size < 8 {
+		return h, nil, false, v.f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
+	}
+	p, err = v.readRest(src, off, size, buf)
+	if err != nil {
+		return h, nil, false, err
+	}
+	return v.head(off, size, p)
+}
+
+// readBefore reads the record that ends at off, as __pmLogRead does
+// reading backwards, into *buf, reporting atStart if off is at the start
+// of the volume's records.
+func (v *volume) readBefore(off int64, buf *[]byte) (h recHead, p []byte, atStart bool, err error) {
+	if off <= v.first() {
+		return h, nil, true, nil
+	}
+	src, err := v.source()
+	if err != nil {
+		return h, nil, false, err
+	}
+	var word [4]byte
+	if n, err := src.readAt(word[:], off-4); n < 4 {
+		if err == io.EOF {
+			// Past the end of the file (from a damaged temporal
+			// index): libpcp finds nothing to read there.
+			return h, nil, false, pmapi.ErrEOL
+		}
+		return h, nil, false, v.readError(off-4, err)
+	}
+	size := int64(be.Uint32(word[:]))
+	start := off - size
+	h.off = off - 4
+	switch {
+	case size < 8 || size-8 > off:
+		return h, nil, false, v.f.errorf(off-4, pmapi.ErrLogRec, "bad record length %d in the trailer before offset %d", size, off)
+	case start < 0:
+		return h, nil, false, v.f.errorf(off-4, pmapi.ErrLogRec, "record of length %d ending at offset %d starts before the volume", size, off)
+	}
+	if n, err := src.readAt(word[:], start); n < 4 {
+		return h, nil, false, v.readError(start, err)
+	}
+	if head := int64(be.Uint32(word[:])); head != size {
+		return h, nil, false, v.f.errorf(start, pmapi.ErrLogRec, "record header length %d does not match trailer %d", head, size)
+	}
+	p, err = v.readRest(src, start, size, buf)
+	if err != nil {
+		return h, nil, false, err
+	}
+	return v.head(start, size, p)
+}
+
+// readRest reads the payload and trailer of the record of length size
+// at off, whose leading length word has been read, into *buf, and
+// checks the trailer. It returns the payload.
+func (v *volume) readRest(src source, off, size int64, buf *[]byte) ([]byte, error) {
+	n := int(size - 4)
+	if end := src.known(); end >= 0 && off+size > end {
+		return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, max(end-off, 0))
+	}
+	if n > growLimit && src.known() < 0 {
+		return v.readLarge(src, off, size, buf)
+	}
+	if cap(*buf) < n {
+		*buf = make([]byte, n, n+n/4)
+	}
+	b := (*buf)[:n]
+	if k, err := src.readAt(b, off+4); k < n {
+		if err != io.EOF {
+			return nil, v.readError(off+4, err)
+		}
+		return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, 4+int64(k))
+	}
+	if trail := int64(be.Uint32(b[n-4:])); trail != size {
+		return nil, v.f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+	}
+	return b[:n-4], nil
+}
+
+// growLimit is the largest record read into a buffer of its length at
+// once from a source whose length is not known: a damaged length word
+// must not make a huge buffer.
+const growLimit = 1 << 20
+
+// readLarge is readRest for a record longer than growLimit in a source
+// of unknown length: it reads the record a growLimit at a time, so that
+// the buffer grows only as far as the data goes.
+func (v *volume) readLarge(src source, off, size int64, buf *[]byte) ([]byte, error) {
+	b := (*buf)[:0]
+	for at := off + 4; at < off+size; {
+		n := int(min(growLimit, off+size-at))
+		b = slices.Grow(b, n)
+		k, err := src.readAt(b[len(b):len(b)+n], at)
+		b = b[:len(b)+k]
+		at += int64(k)
+		if k < n {
+			*buf = b
+			if err != io.EOF {
+				return nil, v.readError(at, err)
+			}
+			return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, at-off)
+		}
+	}
+	*buf = b
+	if trail := int64(be.Uint32(b[len(b)-4:])); trail != size {
+		return nil, v.f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+	}
+	return b[:len(b)-4], nil
+}
+
+// head decodes and checks the header of the record of length size at
+// off, whose payload is p.
+func (v *volume) head(off, size int64, p []byte) (recHead, []byte, bool, error) {
+	h := recHead{off: off, size: int32(size)}
+	hlen := int64(recHeaderLen(v.f.label.Version))
+	if int64(len(p)) < hlen {
+		return h, nil, false, v.f.errorf(off, pmapi.ErrLogRec, "record length %d too short for its header", size)
+	}
+	if v.f.label.Version == 3 {
+		h.time, h.fits = stamp3(p), stamp3Fits(p)
+		h.nsets = int32(be.Uint32(p[12:]))
+	} else {
+		h.time, h.fits = stamp2(p), true
+		h.nsets = int32(be.Uint32(p[8:]))
+	}
+	switch {
+	case h.nsets < 0 || int64(h.nsets) > (size-8-hlen)/8:
+		return h, nil, false, v.f.errorf(off+hlen, pmapi.ErrLogRec, "bad value set count %d", h.nsets)
+	case h.nsets == 0 && size != 8+hlen:
+		return h, nil, false, v.f.errorf(off, pmapi.ErrLogRec, "<mark> record of length %d, want %d", size, 8+hlen)
+	}
+	return h, p, false, nil
+}
+
+// readError is the error for data of v at off that cannot be read (or
+// decompressed).
+func (v *volume) readError(off int64, err error) error {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	if name, decomp := compressor(v.f.path); decomp != nil {
+		return v.f.errorf(off, pmapi.ErrLogRec, "cannot decompress (%s): %v", name, err)
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return v.f.errorf(off, pmapi.ErrLogRec, "the file ends at offset %d", off)
+	}
+	return v.f.errorf(off, pmapi.ErrLogFile, "cannot read: %v", err)
 }

@@ -22,6 +22,7 @@ type zSource struct {
 	spare  [][]byte // emptied chunks, for reuse
 	keep   bool     // chunks hold everything from the start
 	n      int64    // the length of the data, or -1 until r has ended
+	length int64    // the length of the data as the file's index gives it, or -1
 	err    error    // why reading stopped, for good
 
 	limit, window, csize int // memLimit, zWindow and the chunk size
@@ -31,7 +32,7 @@ type zSource struct {
 const maxSpare = 4
 
 func openZSource(path string, decomp func(io.Reader) (io.Reader, error)) (*zSource, error) {
-	s := &zSource{path: path, decomp: decomp, n: -1, keep: true, limit: memLimit, window: zWindow}
+	s := &zSource{path: path, decomp: decomp, n: -1, length: -1, keep: true, limit: memLimit, window: zWindow}
 	s.csize = max(1, min(64<<10, s.window/2))
 	if err := s.restart(); err != nil {
 		return nil, err
@@ -147,6 +148,9 @@ func (s *zSource) fill(from int64) {
 }
 
 func (s *zSource) size() (int64, error) {
+	if s.length >= 0 {
+		return s.length, nil
+	}
 	for s.n < 0 && s.f != nil {
 		s.fill(s.pos)
 	}
@@ -154,6 +158,13 @@ func (s *zSource) size() (int64, error) {
 		return 0, s.err
 	}
 	return s.n, nil
+}
+
+func (s *zSource) known() int64 {
+	if s.length >= 0 {
+		return s.length
+	}
+	return s.n
 }
 
 func (s *zSource) close() {

@@ -224,26 +224,26 @@ func fromDouble(v float64, out pmapi.Type) (pmapi.Atom, error) {
 		if v > math.MaxInt32 || v < math.MinInt32 {
 			return sentinel(out), pmapi.ErrTrunc
 		}
-		return pmapi.I32(cInt32(v)), nil
+		return pmapi.I32(pmapi.CInt32(v)), nil
 	case pmapi.TypeU32:
 		if v > math.MaxUint32 {
 			return sentinel(out), pmapi.ErrTrunc
 		} else if v < 0 {
 			return sentinel(out), pmapi.ErrSign
 		}
-		return pmapi.U32(uint32(cInt64(v))), nil
+		return pmapi.U32(uint32(pmapi.CInt64(v))), nil
 	case pmapi.Type64:
 		if v > 0x1p63 || v < -0x1p63 {
 			return sentinel(out), pmapi.ErrTrunc
 		}
-		return pmapi.I64(cInt64(v)), nil
+		return pmapi.I64(pmapi.CInt64(v)), nil
 	case pmapi.TypeU64:
 		if v > 0x1p64 {
 			return sentinel(out), pmapi.ErrTrunc
 		} else if v < 0 {
 			return sentinel(out), pmapi.ErrSign
 		}
-		return pmapi.U64(cUint64(v)), nil
+		return pmapi.U64(pmapi.CUint64(v)), nil
 	case pmapi.TypeFloat:
 		if math.Abs(v) > math.MaxFloat32 {
 			return sentinel(out), pmapi.ErrTrunc
@@ -253,31 +253,4 @@ func fromDouble(v float64, out pmapi.Type) (pmapi.Atom, error) {
 		return pmapi.F64(v), nil
 	}
 	return pmapi.String(pmapi.FormatEPrec(v, 17)), nil
-}
-
-// cInt64 is x86-64's conversion of a double to a 64-bit integer:
-// truncation, and the "integer indefinite" MinInt64 for NaN and values
-// out of range.
-func cInt64(v float64) int64 {
-	if math.IsNaN(v) || v >= 0x1p63 || v < -0x1p63 {
-		return math.MinInt64
-	}
-	return int64(v)
-}
-
-// cInt32 is the same to a 32-bit integer.
-func cInt32(v float64) int32 {
-	if math.IsNaN(v) || v >= 0x1p31 || v < -0x1p31 {
-		return math.MinInt32
-	}
-	return int32(v)
-}
-
-// cUint64 is gcc's conversion of a double to uint64 on x86-64: values
-// from 2^63 up are converted less 2^63 and the top bit flipped back.
-func cUint64(v float64) uint64 {
-	if v >= 0x1p63 {
-		return uint64(cInt64(v-0x1p63)) ^ 1<<63
-	}
-	return uint64(cInt64(v))
 }

@@ -87,3 +87,13 @@ func (o *Opener) LocalDefault() (ctx pmapi.Context, embedded bool, err error) {
 	ctx, err = o.Open(Embedded())
 	return ctx, true, err
 }
+
+// ArchiveOptions adjust the archive contexts an Opener opens (see
+// Opener.Archive), as archive.Options.
+type ArchiveOptions = archive.Options
+
+// Damage is the error that says where an archive is damaged: the file,
+// the part of the archive (a data volume, the metadata or the temporal
+// index) and the byte offset, as archive.FormatError. Commands print
+// PCP's one-line message for its code, and may add this detail.
+type Damage = archive.FormatError

@@ -1,0 +1,358 @@
+package archive
+
+// The fast path of interpolation. Stepping forwards through a regular
+// archive (the common case: pmie over an archive), every instance of a
+// metric has the same bounds: the last record at or before the requested
+// time and the first at or after it, both holding every instance. libpcp's
+// algorithm then does the same thing for each instance, one at a time.
+// Such a metric is kept uniform: its bounds' times and states once
+// (uniform.boundTimes), their values as columns decoded from the two
+// records, in the order the records hold the instances; the instCtls'
+// bounds are stale meanwhile.
+//
+// A fetch takes the fast path when every metric tracked is uniform, the
+// fetch asks for what the last one asked for, reading goes on serially
+// forwards, and every record read on the way holds the metrics it holds
+// with the same instances in the same order. It reads those records
+// first without changing anything (a <mark>, the end of the archive, an
+// error or a record of another shape sends the fetch down libpcp's path
+// instead, the metrics made ordinary again), then applies to each metric
+// exactly the steps libpcp's update_bounds applies to each of its
+// instances (take). A metric is made uniform again after an ordinary
+// fetch that leaves its instances with the same bounds.
+
+// column holds the values of a uniform metric's instances in one
+// record, in the order of the metric's layout.
+type column struct {
+	vals  []rawValue
+	blobs []string // for strings, aggregates and events
+	rec   *record  // the record decoded, while decoding one fetch's
+	free  bool     // on the free list
+}
+
+// uniform is the state of a metric whose instances share their bounds.
+type uniform struct {
+	boundTimes
+	prior, next *column // nil where there is no bound
+	cand        boundTimes
+	cPrior      *column // cand's values, while a fetch reads ahead
+	cNext       *column
+	free        []*column
+	ics         []*instCtl // the instances, in the order records hold them
+	layout      []int32    // their identifiers
+	pos         []int32    // for each of m.insts, its place in the layout
+	maxBirth    float64    // the latest instance's birth, or -1
+	minDeath    float64    // the earliest instance's death, or -1
+}
+
+// makeUniform makes m uniform if its instances share their bounds and a
+// record has shown where each is, reporting whether it did.
+func (m *metricCtl) makeUniform() bool {
+	n := len(m.insts)
+	if m.uni != nil || !m.known || n == 0 || m.valfmt == -1 || len(m.byPos) != n {
+		return m.uni != nil
+	}
+	first := m.insts[0].boundTimes
+	if first.search {
+		return false
+	}
+	u := &uniform{boundTimes: first, ics: make([]*instCtl, n), layout: make([]int32, n), pos: make([]int32, n), maxBirth: -1, minDeath: -1}
+	index := make(map[*instCtl]int32, n)
+	for k, ic := range m.insts {
+		if ic.boundTimes != first || ic.tFirst != -1 || ic.tLast != -1 {
+			return false
+		}
+		index[ic] = int32(k)
+		u.maxBirth = max(u.maxBirth, ic.tBirth)
+		if ic.tDeath >= 0 && (u.minDeath < 0 || ic.tDeath < u.minDeath) {
+			u.minDeath = ic.tDeath
+		}
+	}
+	for j, ic := range m.byPos {
+		k, ok := index[ic]
+		if !ok {
+			return false
+		}
+		delete(index, ic) // each instance once
+		u.ics[j], u.layout[j], u.pos[k] = ic, ic.inst, int32(j)
+	}
+	blob := isBlob(m.desc.Type)
+	if u.tPrior >= 0 {
+		u.prior = u.newColumn(n, blob)
+		u.prior.fill(u.ics, func(ic *instCtl) (rawValue, string) { return ic.vPrior, ic.bPrior })
+	}
+	if u.tNext >= 0 {
+		u.next = u.newColumn(n, blob)
+		u.next.fill(u.ics, func(ic *instCtl) (rawValue, string) { return ic.vNext, ic.bNext })
+	}
+	m.uni = u
+	return true
+}
+
+// fill sets the column's values to value(ic) of the instances ics.
+func (col *column) fill(ics []*instCtl, value func(*instCtl) (rawValue, string)) {
+	for j, ic := range ics {
+		v, b := value(ic)
+		col.vals[j] = v
+		if col.blobs != nil {
+			col.blobs[j] = b
+		}
+	}
+}
+
+// newColumn is a column for n values, from the free list if it has one.
+func (u *uniform) newColumn(n int, blob bool) *column {
+	var col *column
+	if k := len(u.free); k > 0 {
+		col, u.free = u.free[k-1], u.free[:k-1]
+		col.free = false
+	} else {
+		col = &column{}
+	}
+	col.vals = col.vals[:0]
+	col.vals = append(col.vals, make([]rawValue, n)...)
+	col.blobs = col.blobs[:0]
+	if blob {
+		col.blobs = append(col.blobs, make([]string, n)...)
+	}
+	col.rec = nil
+	return col
+}
+
+// ordinary makes m's instances hold their bounds again.
+func (m *metricCtl) ordinary() {
+	u := m.uni
+	if u == nil {
+		return
+	}
+	for j, ic := range u.ics {
+		ic.boundTimes = u.boundTimes
+		ic.vPrior, ic.bPrior = u.prior.value(j)
+		ic.vNext, ic.bNext = u.next.value(j)
+	}
+	m.uni = nil
+}
+
+// ordinary makes every metric ordinary.
+func (st *interpState) ordinary() {
+	if st.uniform == 0 {
+		return
+	}
+	for _, m := range st.metrics {
+		m.ordinary()
+	}
+	st.uniform = 0
+}
+
+// makeUniform makes uniform the metrics that can be, after an ordinary
+// fetch stepping forwards.
+func (st *interpState) makeUniform() {
+	st.uniform = 0
+	for _, m := range st.metrics {
+		if m.makeUniform() {
+			st.uniform++
+		}
+	}
+}
+
+// matches reports whether value set s holds the values of m's instances
+// in the order of its layout, in the value format seen before.
+func (u *uniform) matches(m *metricCtl, s *rawSet) bool {
+	if int(s.numval) != len(u.layout) || s.valfmt != m.valfmt {
+		return false
+	}
+	for j, in := range u.layout {
+		if s.inst(j) != in {
+			return false
+		}
+	}
+	return true
+}
+
+// decode is the column of the values of s, from record r (payload p),
+// decoded once for the fetch.
+func (u *uniform) decode(m *metricCtl, r *record, s *rawSet, p []byte, strs *interner) *column {
+	for _, col := range []*column{u.cPrior, u.cNext} {
+		if col != nil && col.rec == r {
+			return col
+		}
+	}
+	blob := isBlob(m.desc.Type)
+	col := u.newColumn(len(u.layout), blob)
+	col.rec = r
+	for j := range col.vals {
+		v := &col.vals[j]
+		*v = rawValue{lval: s.lval(j)}
+		if m.valfmt == valInsitu {
+			continue
+		}
+		if blk := m.blockValue(p, v); blob {
+			col.blobs[j] = strs.str(blk)
+		}
+	}
+	return col
+}
+
+// value is the j-th value of the column, or none if there is no column.
+func (col *column) value(j int) (rawValue, string) {
+	if col == nil {
+		return rawValue{}, ""
+	}
+	if col.blobs != nil {
+		return col.vals[j], col.blobs[j]
+	}
+	return col.vals[j], ""
+}
+
+// release puts col on the free list unless a bound holds it (or it is
+// there already).
+func (u *uniform) release(col *column) {
+	if col != nil && !col.free && col != u.prior && col != u.next && col != u.cPrior && col != u.cNext {
+		col.rec, col.free = nil, true
+		u.free = append(u.free, col)
+	}
+}
+
+// fastSearch brings the bounds of the instances asked for up to date
+// for tReq as search does, if every metric is uniform and the records
+// to read are regular, reporting whether it did (if not, nothing has
+// changed but the records cached). The instances asked for are put back
+// in the result.
+func (c *Context) fastSearch(tReq float64) bool {
+	st := c.interp
+	if noFastPath || c.direction <= 0 || !c.serial || c.markMade != 0 || st.uniform == 0 || st.uniform != len(st.metrics) {
+		return false
+	}
+	n := 0
+	for _, id := range st.wantIDs {
+		m := st.metrics[id]
+		if m == nil || !m.known || m.wanted != len(m.insts) {
+			return false
+		}
+		u := m.uni
+		if (u.maxBirth >= 0 && tReq < u.maxBirth) || (u.minDeath >= 0 && tReq > u.minDeath) {
+			return false
+		}
+		if u.lacksPrior(tReq) || u.wantsPrior(tReq, c.direction) {
+			return false
+		}
+	}
+	for _, m := range st.metrics {
+		m.uni.cand = m.uni.boundTimes
+		m.uni.cand.search = false
+	}
+	for _, id := range st.wantIDs {
+		u := st.metrics[id].uni
+		if !u.cand.search && u.cand.wantsNext(tReq, c.direction) {
+			u.cand.search = true
+			n += len(u.layout)
+		}
+	}
+	saved, cur := c.saved, c.saved
+	ok := c.readAhead(tReq, n, &saved, &cur)
+	for _, m := range st.metrics {
+		u := m.uni
+		oldPrior, oldNext := u.prior, u.next
+		if ok {
+			u.boundTimes = u.cand
+			u.prior, u.next = u.cPrior, u.cNext
+		}
+		candPrior, candNext := u.cPrior, u.cNext
+		u.cPrior, u.cNext = nil, nil
+		for _, col := range [...]*column{oldPrior, oldNext, candPrior, candNext} {
+			u.release(col)
+		}
+		if u.prior != nil {
+			u.prior.rec = nil
+		}
+		if u.next != nil {
+			u.next.rec = nil
+		}
+	}
+	if !ok {
+		return false
+	}
+	c.saved, c.cur = saved, cur
+	st.unbound, st.lastKnown = nil, 0
+	for _, id := range st.wantIDs {
+		for _, ic := range st.metrics[id].insts {
+			ic.inResult = true
+		}
+	}
+	st.fast++
+	return true
+}
+
+// readAhead reads forwards from *cur as scan does, until the n instances
+// searched for are bounded, taking each record's values as bounds of the
+// uniform metrics' candidate bounds; it reports false if a record is not
+// regular or cannot be read (the ordinary path then meets the same
+// record, and any error, itself). *saved and *cur are left where scan
+// would leave the saved and current positions.
+func (c *Context) readAhead(tReq float64, n int, saved, cur *pos) bool {
+	st := c.interp
+	for _, m := range st.metrics {
+		m.uni.cPrior, m.uni.cNext = m.uni.prior, m.uni.next
+	}
+	done := 0
+	for done < n {
+		rc, q, ok, err := c.s.nextIn(*cur)
+		if err != nil || !ok || rc.mark {
+			return false
+		}
+		*cur = q
+		if rc.t <= tReq {
+			*saved = q
+		}
+		r := rc.r
+		b := r.p[recHeaderLen(r.vol.f.label.Version):]
+		for k := int32(0); k < r.head.nsets; k++ {
+			var s rawSet
+			s, b = nextSet(b)
+			m := st.metrics[s.pmid]
+			if m == nil || s.numval <= 0 {
+				continue
+			}
+			u := m.uni
+			if !u.matches(m, &s) {
+				return false
+			}
+			moves := u.cand.take(tReq, rc.t, markForw, len(u.layout), &done)
+			if moves == 0 {
+				continue
+			}
+			col := u.decode(m, r, &s, r.p, &c.strs)
+			oldPrior, oldNext := u.cPrior, u.cNext
+			if moves&priorToNext != 0 {
+				u.cNext = u.cPrior
+			}
+			if moves&takesPrior != 0 {
+				u.cPrior = col
+			}
+			if moves&nextToPrior != 0 {
+				u.cPrior = u.cNext
+			}
+			if moves&takesNext != 0 {
+				u.cNext = col
+			}
+			u.release(oldPrior)
+			u.release(oldNext)
+			u.release(col)
+		}
+	}
+	return true
+}
+
+// reset is interpState.reset for a uniform metric.
+func (u *uniform) reset(tReq float64) {
+	if u.tPrior > tReq || u.tNext < tReq {
+		p, n := u.prior, u.next
+		u.boundTimes, u.prior, u.next = noBounds, nil, nil
+		u.release(p)
+		u.release(n)
+	}
+}
+
+// noFastPath turns the fast path off, for tests that compare it with
+// libpcp's.
+var noFastPath bool
