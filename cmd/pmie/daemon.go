@@ -121,6 +121,7 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmied
 			return nil
 		}
 		helpers = append(helpers, h)
+		p.helpers.add(h)
 		if made != nil {
 			h.host.Store(made)
 		}

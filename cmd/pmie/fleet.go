@@ -53,7 +53,8 @@ type fleetRun struct {
 	window  span
 	parsed  parseCache
 
-	helpers []*helper
+	helpers helperSet
+	state   *stateKeeper // nil without a state file
 
 	mu      sync.Mutex
 	members map[string]*memberRun // by fleet.Member.ID
@@ -119,6 +120,16 @@ func (p *session) runFleet(ctx context.Context) int {
 			p.log.notify(rules.Error, err.Error())
 		}
 	}()
+	if file := p.dcfg.StateFile; file != "" {
+		f.state = loadState(file, p.log.notify)
+		var all []*eval.Rule
+		for _, mr := range built {
+			all = append(all, mr.prog.Rules...)
+		}
+		f.helpers.resume(f.state, all)
+		f.state.start(f.helpers.firing)
+		defer f.state.close()
+	}
 	for _, mr := range built {
 		f.start(mr)
 	}
@@ -329,7 +340,7 @@ func (f *fleetRun) startDaemon() error {
 		if made != nil {
 			h.host.Store(made)
 		}
-		f.helpers = append(f.helpers, h)
+		f.helpers.add(h)
 		return h
 	}
 	d, err := pmiedaemon.New(p.dcfg, p.dyaml, f.group, pmiedaemon.Options{Log: log.notify, Listen: p.s.listen,
@@ -341,7 +352,7 @@ func (f *fleetRun) startDaemon() error {
 		return err
 	}
 	made = d
-	for _, h := range f.helpers {
+	for _, h := range f.helpers.all() {
 		h.host.Store(d)
 	}
 	f.d = d
@@ -378,6 +389,10 @@ func (f *fleetRun) start(mr *memberRun) {
 	}
 	mr.obs = f.d.NewObserver()
 	mr.obs.Observe(&mr.cfg)
+	if f.state != nil {
+		f.state.restore(mr.prog.Rules)
+		f.state.observe(&mr.cfg)
+	}
 	mr.b.Env.Runtime.Act = rules.Actor(f.observed(mr, mr.obs))
 	f.d.AddFiles(mr.keys)
 	mr.eng = rules.New(mr.cfg, mr.b, mr.prog)

@@ -386,6 +386,7 @@ type session struct {
 	derivedSum []byte         // contents of the derived files in use
 	cur        atomic.Pointer[sources]
 	forks      []*sources // sources made by reloads (engine's goroutine)
+	helpers    helperSet  // pmie-notify, as started
 }
 
 // fleet reports whether pmie evaluates a fleet (the daemon
@@ -482,6 +483,14 @@ func (p *session) evaluate(ctx context.Context) int {
 			f.close()
 		}
 	}()
+	if p.dcfg != nil && p.dcfg.StateFile != "" && !src.archive {
+		st := loadState(p.dcfg.StateFile, p.log.notify)
+		st.restore(p.program.Rules)
+		st.observe(&cfg)
+		p.helpers.resume(st, p.program.Rules)
+		st.start(p.helpers.firing)
+		defer st.close()
+	}
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
 		stopReload := p.startReloads(ctx, eng, d)
