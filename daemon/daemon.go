@@ -334,7 +334,8 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 	t := d.stats.Totals()
 	s := &wire.Snapshot{Start: d.start, Ready: d.ready.Load(),
 		Totals: wire.Totals{NumRules: t.NumRules, Counts: wire.Counts{Evaluations: t.Evaluations,
-			True: t.True, False: t.False, Unknown: t.Unknown, Actions: t.Actions}}}
+			True: t.True, False: t.False, Unknown: t.Unknown, Actions: t.Actions},
+			Lag: t.Lag.Seconds(), MaxLag: t.MaxLag.Seconds()}}
 	rs := d.stats.Rules()
 	if views {
 		s.Rules = d.view.snapshot(rs)

@@ -24,6 +24,7 @@ var mmvItems = map[string]uint32{
 	"host.fetches": 20, "host.errors": 21, "host.fetch_time": 22, "host.last_fetch_time": 23, "host.up": 24,
 	"receiver.sent": 30, "receiver.failed": 31, "receiver.dropped": 32, "receiver.queued": 33,
 	"reloads.success": 40, "reloads.failure": 41,
+	"lag": 7, "max_lag": 8,
 	"fleet.members": 50, "fleet.named": 51, "fleet.shard": 52, "fleet.down": 53,
 }
 

@@ -97,6 +97,7 @@ func (g *StatsGroup) Totals() Totals {
 		t.NumRules += p.NumRules
 		t.Expected += p.Expected
 		t.Counts.add(p.Counts)
+		t.Lag, t.MaxLag = max(t.Lag, p.Lag), max(t.MaxLag, p.MaxLag)
 	}
 	return t
 }

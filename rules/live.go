@@ -117,6 +117,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
 		e.fetchLive(t)
 		e.evalTask(t, now)
+		e.stats.lagged(e.cfg.Now().Sub(timeOf(now)))
 		e.out.Flush()
 		if t.waits() && t.retry == 0 {
 			t.retry = math.Min(retryMin, t.delta)

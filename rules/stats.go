@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopcp/pmie/eval"
 )
@@ -28,6 +29,7 @@ type Stats struct {
 	after    hooks
 
 	total counters
+	lag   lags
 
 	hostsMu   sync.Mutex
 	hostTable hostTable
@@ -69,6 +71,10 @@ type Totals struct {
 	// second: the sum of 1/delta over the statements scheduled, added up
 	// in single precision as pmie does.
 	Expected float32
+	// Lag is how long after it was due the last live evaluation had
+	// finished (fetching and evaluating), MaxLag the longest so far; for
+	// many engines, the longest of theirs.
+	Lag, MaxLag time.Duration
 }
 
 // RuleCounts is one rule's counts.
@@ -122,7 +128,23 @@ func (s *Stats) Totals() Totals {
 	t := Totals{NumRules: s.numRules, Expected: s.expected}
 	s.mu.Unlock()
 	t.Counts = s.total.snapshot()
+	t.Lag, t.MaxLag = time.Duration(s.lag.last.Load()), time.Duration(s.lag.max.Load())
 	return t
+}
+
+// lags are how late live evaluations finished: the last, the most.
+type lags struct{ last, max atomic.Int64 }
+
+// lagged records that a live evaluation finished d after the time it was
+// due.
+func (s *Stats) lagged(d time.Duration) {
+	s.lag.last.Store(int64(d))
+	for {
+		m := s.lag.max.Load()
+		if int64(d) <= m || s.lag.max.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
 }
 
 // Rules returns each rule's counts, in the order the rules were loaded.

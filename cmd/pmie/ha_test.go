@@ -32,8 +32,9 @@ type amCluster struct {
 // pageLog counts the notifications of firing alerts the webhook gets,
 // by the alert's alertname and instance.
 type pageLog struct {
-	mu    sync.Mutex
-	pages map[string]int
+	mu     sync.Mutex
+	pages  map[string]int
+	labels map[string][]string // each page's labels, for messages
 }
 
 func (l *pageLog) snapshot() map[string]int {
@@ -51,12 +52,14 @@ func (l *pageLog) snapshot() map[string]int {
 func startAMCluster(t *testing.T, n int) *amCluster {
 	t.Helper()
 	realtest.Require(t, realtest.Alertmanager)
-	pages := &pageLog{pages: map[string]int{}}
+	pages := &pageLog{pages: map[string]int{}, labels: map[string][]string{}}
 	srv := amHook(t, func(note amNote) {
 		pages.mu.Lock()
 		for _, a := range note.Alerts {
 			if a.Status == "firing" {
-				pages.pages[a.Labels["alertname"]+" "+a.Labels["instance"]]++
+				k := a.Labels["alertname"] + " " + a.Labels["instance"]
+				pages.pages[k]++
+				pages.labels[k] = append(pages.labels[k], fmt.Sprintf("%v at %v (starts %v)", a.Labels, time.Now().Format(time.StampMilli), a.StartsAt))
 			}
 		}
 		pages.mu.Unlock()
@@ -74,7 +77,8 @@ func startAMCluster(t *testing.T, n int) *amCluster {
 		am.args = []string{"--config.file=" + cfg, "--storage.path=" + am.storageDir,
 			fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port),
 			fmt.Sprintf("--cluster.listen-address=127.0.0.1:%d", gossip[i]),
-			"--cluster.peer-timeout=2s", "--cluster.settle-timeout=5s", "--cluster.probe-interval=300ms",
+			"--cluster.peer-timeout=5s", "--cluster.settle-timeout=5s", "--cluster.probe-interval=300ms",
+			"--cluster.pushpull-interval=2s", // gossip can drop state; the full exchange repairs it well within a peer timeout
 			"--cluster.reconnect-interval=1s"}
 		for j := range n {
 			if j != i {
@@ -282,12 +286,14 @@ default_receiver: am
 			}
 			time.Sleep(200 * time.Millisecond)
 		}
-		time.Sleep(8 * time.Second) // time for any duplicate to arrive
+		time.Sleep(12 * time.Second) // time for any duplicate to arrive (2 peer timeouts)
 		pages := c.pages.snapshot()
 		for k, count := range pages {
 			host := strings.TrimPrefix(k, "many_cpus ")
 			if !firing[host] || count != 1 {
-				t.Errorf("%s: %q paged %d times (firing: %v)", phase, k, count, firing[host])
+				c.pages.mu.Lock()
+				t.Errorf("%s: %q paged %d times (firing: %v): %q", phase, k, count, firing[host], c.pages.labels[k])
+				c.pages.mu.Unlock()
 			}
 		}
 		if len(pages) != len(firing) {

@@ -89,6 +89,10 @@ func Families(s *wire.Snapshot) []*Family {
 	}
 	add(&Family{Name: "pmie_actions_total", Help: "Actions run (not those held off)",
 		Counter: true, MMV: "actions", Units: Count, Samples: one(float64(t.Actions))})
+	add(&Family{Name: "pmie_evaluation_lag_seconds", Help: "How long after it was due the last live evaluation finished (a fleet: the longest of its members')",
+		MMV: "lag", Units: Seconds, Samples: one(t.Lag)})
+	add(&Family{Name: "pmie_evaluation_lag_max_seconds", Help: "The longest a live evaluation has finished after it was due",
+		MMV: "max_lag", Units: Seconds, Samples: one(t.MaxLag)})
 	rules(s, add)
 	hosts(s, add)
 	fleet(s, add)

@@ -124,6 +124,11 @@ type Counts struct {
 type Totals struct {
 	Counts
 	NumRules int `json:"num_rules"`
+	// Lag and MaxLag are how long after they were due live evaluations
+	// finished, in seconds: the last (the longest of a fleet's members'
+	// last), and the longest so far.
+	Lag    float64 `json:"lag,omitempty"`
+	MaxLag float64 `json:"max_lag,omitempty"`
 }
 
 // RuleView is one rule: its counts, and its state at its last evaluation.

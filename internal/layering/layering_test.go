@@ -73,6 +73,7 @@ var table = map[string]layer{
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
 	"internal/ruletest":       {imports: append(slices.Clone(engine), "notify/alert", "pmapi/source", "pmapi/synth")},
 	"internal/pmcdtest":       {imports: []string{"pmapi", "internal/pdu"}},
+	"internal/pmcdtest/farm":  {imports: []string{"pmapi", "pmapi/source", "internal/pmcdtest"}},
 	"internal/fetchgrouptest": {tests: []string{"derive", "pmapi", "pmapi/archive", "pmapi/fetchgroup"}},
 	"internal/layering":       {},
 	"internal/goldenfile":     {},
