@@ -181,3 +181,43 @@ some = some_inst ( hinv.map.cpu_num >= 0 ) -> print "cpu %i of %h";
 		t.Errorf("the fleet logged\n%s\nreal pmie -h local: printed\n%s", strings.Join(got, "\n"), real)
 	}
 }
+
+// A reload changes the fleet as one transaction: a host added to the
+// hosts file starts, one removed stops (its alerts resolve), members
+// whose files are unchanged carry on (their held-off actions stay held
+// off), and a broken rule file changes nothing.
+func TestFleetReload(t *testing.T) {
+	dir := t.TempDir()
+	hosts := standIns(t, 3, func(int) uint32 { return 16 })
+	hook, srv := newAlertServer(t)
+	writeFile(t, dir, "rules.pmie", "delta = 200 msec;\nmany = hinv.ncpu > 8 -> print 10 min \"many on %h\";\n")
+	hostsFile := writeFile(t, dir, "hosts", hosts[0].Spec()+"\n"+hosts[1].Spec()+"\n")
+	os.Mkdir(filepath.Join(dir, "logs"), 0o755)
+	yaml := writeFile(t, dir, "fleet.yaml", "rule_files: [rules.pmie]\nfleet:\n  hosts_files: [hosts]\n  log_file: logs/%h.log\n"+
+		"receivers: [{name: hook, type: webhook, url: '"+srv.URL+"/hook'}]\ndefault_receiver: hook\n")
+	p := startLive(t, "--yaml-config", yaml)
+	logOf := func(i int) string {
+		b, _ := os.ReadFile(filepath.Join(dir, "logs", hosts[i].Spec()+".log"))
+		return string(b)
+	}
+	p.waitFor("two members' actions", 20*time.Second, func() bool { return hook.count("/hook") == 2 })
+	saveOver(t, hostsFile, hosts[1].Spec()+"\n"+hosts[2].Spec()+"\n")
+	p.waitFor("the third member's action", 20*time.Second, func() bool { return strings.Contains(logOf(2), "many on host02") })
+	p.waitFor("the reload logged", 10*time.Second, func() bool {
+		return strings.Contains(p.errs.String(), "configuration reloaded: 2 rules (1 kept, 1 new, 1 removed)")
+	})
+	saveOver(t, filepath.Join(dir, "rules.pmie"), "delta = 200 msec;\nmany = hinv.ncpu >>> 8;\n")
+	p.waitFor("the broken file refused", 10*time.Second, func() bool {
+		return strings.Contains(p.errs.String(), "the running configuration is kept")
+	})
+	time.Sleep(time.Second)
+	if n := hook.count("/hook"); n != 3 {
+		t.Errorf("%d alerts sent, want 3 (held off actions must not run again)", n)
+	}
+	if strings.Count(logOf(1), "many on host01") != 1 {
+		t.Errorf("host 1, kept, logged:\n%s", logOf(1))
+	}
+	if code := p.stop(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, p.errs.String())
+	}
+}
