@@ -46,7 +46,10 @@ func (b *Builder) findEval(x *Node) {
 	x.eval = chooseEval(x, b.Env.Runtime)
 }
 
-// chooser makes the evaluator of a node from its operands' arity.
+// chooser makes the evaluator of a node from its operands' arity. The
+// evaluators a chooser gives are made once, when the operator table is
+// built, and shared by every node of their shape: one copy of each stays
+// in the processor's cache however many nodes use it.
 type chooser func(x *Node, ar arity, rt *Runtime) func(*Node)
 
 // fixed is a chooser for an evaluator that does not depend on arity.
@@ -56,21 +59,54 @@ func fixed(f func(*Node)) chooser {
 
 // single1 is a chooser for a unary evaluator with a single-value variant.
 func single1(make func(single bool) func(*Node)) chooser {
-	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return make(ar.first()) }
+	set, one := make(false), make(true)
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) {
+		if ar.first() {
+			return one
+		}
+		return set
+	}
 }
 
-// byArity is a chooser for a binary evaluator made from op and arity.
-func byArity(op Op, make func(Op, arity) func(*Node)) chooser {
-	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return make(op, ar) }
+// byArity is a chooser for a binary evaluator made from arity.
+func byArity(make func(arity) func(*Node)) chooser {
+	var fs [4]func(*Node)
+	for ar := range fs {
+		fs[ar] = make(arity(ar))
+	}
+	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return fs[ar&3] }
 }
 
 // The choosers of the operator table's rows that are not fixed, single1
-// or byArity.
+// or byArity. The evaluators of rules and rulesets are their Runtime's.
 var (
-	ruleChooser    chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return ruleEval(rt) }
-	rulesetChooser chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rulesetEval(rt) }
+	ruleChooser    chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rt.evaluators().rule }
+	rulesetChooser chooser = func(_ *Node, _ arity, rt *Runtime) func(*Node) { return rt.evaluators().ruleset }
 	fetchChooser   chooser = func(x *Node, _ arity, _ *Runtime) func(*Node) { return fetchEval(x) }
 )
+
+// runtimeEvals are the evaluators bound to a Runtime.
+type runtimeEvals struct {
+	rule, ruleset func(*Node)
+}
+
+// evaluators returns rt's evaluators of rules and rulesets, made once.
+func (rt *Runtime) evaluators() *runtimeEvals {
+	if rt.evals == nil {
+		rt.evals = &runtimeEvals{rule: ruleEval(rt), ruleset: rulesetEval(rt)}
+	}
+	return rt.evals
+}
+
+// arithChooser is the chooser of an arithmetic operator.
+func arithChooser(op Op) chooser {
+	return byArity(func(ar arity) func(*Node) { return arithmetic(op, ar) })
+}
+
+// relChooser is the chooser of a numeric comparison.
+func relChooser(op Op) chooser {
+	return byArity(func(ar arity) func(*Node) { return relational(op, ar) })
+}
 
 // unaryNum is the chooser of a unary operator over numbers.
 func unaryNum(f func(float64) float64) chooser {
@@ -88,26 +124,37 @@ func unaryTruth(f func(Truth) Truth) chooser {
 
 // strCompare is the chooser of == (eq) or != between strings.
 func strCompare(eq bool) chooser {
-	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return stringCompare(eq, ar) }
+	return byArity(func(ar arity) func(*Node) { return stringCompare(eq, ar) })
 }
 
 // logicalChooser is the chooser of && or ||: f combines two truths, one
 // decides when the other operand is missing altogether.
 func logicalChooser(f func(a, b Truth) Truth, one func(Truth) Truth) chooser {
-	return func(_ *Node, ar arity, _ *Runtime) func(*Node) { return logical(f, one, ar) }
+	return byArity(func(ar arity) func(*Node) { return logical(f, one, ar) })
 }
 
 // domainEval is the chooser of an aggregate or quantifier: its row's
-// reduction along the node's domain.
+// reduction along the node's domain (made once per row and domain, when
+// the table is built: see domainEvals).
 func domainEval(x *Node, _ arity, _ *Runtime) func(*Node) {
-	r := ops[x.Op].reduce
-	switch x.dom {
-	case lang.DomHost:
-		return acrossHosts(r)
-	case lang.DomInst:
-		return acrossInstances(r)
+	return domainEvals[x.Op][x.dom]
+}
+
+// domainEvals holds, for each aggregate and quantifier, its evaluators
+// along hosts, instances and samples.
+var domainEvals [numOps][lang.DomSample + 1]func(*Node)
+
+// makeDomainEvals fills domainEvals from the operator table.
+func makeDomainEvals() {
+	for op := range numOps {
+		if !op.overDomain() {
+			continue
+		}
+		r := ops[op].reduce
+		domainEvals[op][lang.DomHost] = acrossHosts(r)
+		domainEvals[op][lang.DomInst] = acrossInstances(r)
+		domainEvals[op][lang.DomSample] = acrossSamples(r)
 	}
-	return acrossSamples(r)
 }
 
 // fetchEval picks the fetch evaluator for the first host's metric: one

@@ -49,37 +49,40 @@ const (
 // of 1 or more is the cardinality, -1 means the dimension has collapsed to a
 // single value, and 0 (for idom) means an empty instance domain.
 type Node struct {
-	Op                 Op
-	Arg1, Arg2, Parent *Node
-	more               []*Node // parents besides Parent, of a node rules share
+	// The fields read at every evaluation come first, so that evaluating
+	// a node touches few cache lines (live, between evaluations, the
+	// cache holds other processes' data).
+	Op          Op
+	store       storage
+	sem         Sem
+	dom         lang.Domain // an aggregate's or quantifier's
+	sameMetrics bool        // see metrics
 
-	group *Group // set for a node rules share: computed once a step
-	seen  uint64 // the step of group it was last computed in
-
-	eval  func(*Node) // the evaluator chosen for the node's shape
-	valid int         // number of consecutive valid samples, 0 if unknown
+	eval       func(*Node) // the evaluator chosen for the node's shape
+	Arg1, Arg2 *Node
+	group      *Group // set for a node rules share: computed once a step
+	seen       uint64 // the step of group it was last computed in
+	valid      int    // number of consecutive valid samples, 0 if unknown
+	tspan      int
+	nsmpls     int
+	slot       []int     // slot[k] is the buffer offset of sample k
+	num        []float64 // the samples' values, numbers or truths
+	tru        []Truth
+	stamp      []float64 // stamp[k] is the timestamp of sample k
 
 	hdom, idom, tdom int
-	dom              lang.Domain // an aggregate's or quantifier's
-	tspan, nsmpls    int
 	nvals            int
+	str              []string
 
-	metrics *metricSet // per-host metrics of the primary operand (shared)
-	// sameMetrics says that x has Arg1's metrics (pmie's test, by
-	// identity, of where the bindings are), as built: sharing (see
-	// Regroup) makes sets of metrics one.
-	sameMetrics bool
-	sem         Sem
-	units       Units
+	// metrics are the per-host metrics of the primary operand (shared);
+	// sameMetrics says that x has Arg1's (pmie's test, by identity, of
+	// where the bindings are), as built: sharing (see Regroup) makes sets
+	// of metrics one.
+	metrics *metricSet
+	units   Units
 
-	store storage
-	num   []float64
-	tru   []Truth
-	str   []string
-	slot  []int     // slot[k] is the buffer offset of sample k
-	stamp []float64 // stamp[k] is the timestamp of sample k
-
-	dorate bool // fetch: convert counters to rates
+	Parent *Node
+	more   []*Node // parents besides Parent, of a node rules share
 
 	text string          // string constant, or an action's message
 	re   *posixre.Regexp // regular expression operand of match_inst
@@ -203,21 +206,30 @@ func (x *Node) rotate() {
 	x.slot[0] = last
 }
 
+// offset is where sample k starts in x's buffer. A node of one sample
+// (most are) has it at the start, so its slots need not be read.
+func (x *Node) offset(k int) int {
+	if k == 0 && x.nsmpls == 1 {
+		return 0
+	}
+	return x.slot[k]
+}
+
 // nums is sample k of a numeric node.
 func (x *Node) nums(k int) []float64 {
-	off := x.slot[k]
+	off := x.offset(k)
 	return x.num[off : off+x.tspan]
 }
 
 // truths is sample k of a boolean node.
 func (x *Node) truths(k int) []Truth {
-	off := x.slot[k]
+	off := x.offset(k)
 	return x.tru[off : off+x.tspan]
 }
 
 // strs is sample k of a string-valued metric node.
 func (x *Node) strs(k int) []string {
-	off := x.slot[k]
+	off := x.offset(k)
 	return x.str[off : off+x.tspan]
 }
 
@@ -227,7 +239,7 @@ func (x *Node) num0() float64 {
 	if len(x.num) == 0 {
 		return 0
 	}
-	return x.num[x.slot[0]]
+	return x.num[x.offset(0)]
 }
 
 // tru0 is the first value of the newest sample of a boolean node.
@@ -235,7 +247,7 @@ func (x *Node) tru0() Truth {
 	if len(x.tru) == 0 {
 		return False
 	}
-	return x.tru[x.slot[0]]
+	return x.tru[x.offset(0)]
 }
 
 // setSamples changes how many samples x buffers (for rate, rising and

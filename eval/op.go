@@ -107,18 +107,18 @@ func init() {
 		OpRate:    {name: "rate", syntax: "rate", class: lang.Prefix, operand: lang.TypeArith, eval: single1(rate)},
 		OpInstant: {name: "instant", syntax: "instant", class: lang.Prefix, operand: lang.TypeArith, eval: unaryNum(same), reshape: true},
 		OpNeg:     {name: "-", syntax: "-", class: lang.Prefix, operand: lang.TypeArith, eval: unaryNum(neg), reshape: true},
-		OpAdd:     {name: "+", syntax: "+", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpAdd, arithmetic), reshape: true},
-		OpSub:     {name: "-", syntax: "-", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpSub, arithmetic), reshape: true},
-		OpMul:     {name: "*", syntax: "*", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpMul, arithmetic), reshape: true},
-		OpDiv:     {name: "/", syntax: "/", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpDiv, arithmetic), reshape: true},
-		OpEq:      {name: "==", syntax: "==", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: byArity(OpEq, relational), reshape: true},
+		OpAdd:     {name: "+", syntax: "+", class: lang.Infix, operand: lang.TypeArith, eval: arithChooser(OpAdd), reshape: true},
+		OpSub:     {name: "-", syntax: "-", class: lang.Infix, operand: lang.TypeArith, eval: arithChooser(OpSub), reshape: true},
+		OpMul:     {name: "*", syntax: "*", class: lang.Infix, operand: lang.TypeArith, eval: arithChooser(OpMul), reshape: true},
+		OpDiv:     {name: "/", syntax: "/", class: lang.Infix, operand: lang.TypeArith, eval: arithChooser(OpDiv), reshape: true},
+		OpEq:      {name: "==", syntax: "==", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: relChooser(OpEq), reshape: true},
 		OpEqStr:   {name: "==<str>", eval: strCompare(true)},
-		OpNeq:     {name: "!=", syntax: "!=", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: byArity(OpNeq, relational), reshape: true},
+		OpNeq:     {name: "!=", syntax: "!=", class: lang.Infix, operand: lang.TypeArith | lang.TypeString, eval: relChooser(OpNeq), reshape: true},
 		OpNeqStr:  {name: "!=<str>", eval: strCompare(false)},
-		OpLt:      {name: "<", syntax: "<", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpLt, relational), reshape: true},
-		OpLte:     {name: "<=", syntax: "<=", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpLte, relational), reshape: true},
-		OpGt:      {name: ">", syntax: ">", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpGt, relational), reshape: true},
-		OpGte:     {name: ">=", syntax: ">=", class: lang.Infix, operand: lang.TypeArith, eval: byArity(OpGte, relational), reshape: true},
+		OpLt:      {name: "<", syntax: "<", class: lang.Infix, operand: lang.TypeArith, eval: relChooser(OpLt), reshape: true},
+		OpLte:     {name: "<=", syntax: "<=", class: lang.Infix, operand: lang.TypeArith, eval: relChooser(OpLte), reshape: true},
+		OpGt:      {name: ">", syntax: ">", class: lang.Infix, operand: lang.TypeArith, eval: relChooser(OpGt), reshape: true},
+		OpGte:     {name: ">=", syntax: ">=", class: lang.Infix, operand: lang.TypeArith, eval: relChooser(OpGte), reshape: true},
 		OpNot:     {name: "!", syntax: "!", class: lang.Prefix, operand: lang.TypeBool, eval: unaryTruth(Not), reshape: true},
 		OpRise:    {name: "rising", syntax: "rising", class: lang.Prefix, operand: lang.TypeBool, eval: single1(func(one bool) func(*Node) { return edge(true, one) }), reshape: true},
 		OpFall:    {name: "falling", syntax: "falling", class: lang.Prefix, operand: lang.TypeBool, eval: single1(func(one bool) func(*Node) { return edge(false, one) }), reshape: true},
@@ -149,6 +149,7 @@ func init() {
 		OpNop:    {name: "<nop node>"},
 		OpVar:    {name: "<op_var node>"},
 	}
+	makeDomainEvals()
 	for op := range numOps {
 		if s := ops[op].syntax; s != "" {
 			bySyntax[syntaxKey{ops[op].class, s}] = op

@@ -122,6 +122,7 @@ type Runtime struct {
 	scratch  []byte // for expanding action arguments
 	value    []byte // one value of %h %c %i or %v, before quoting
 	firing   Firing // the action being run
+	evals    *runtimeEvals
 }
 
 // actionState is what an action leaf keeps: its arguments and holdoff, and

@@ -2,7 +2,9 @@
 // tasks by sample interval as pmie does, schedules each task on the
 // archives' clock (archive mode, as fast as possible) or on a passed-in
 // clock (live), fetches every host's metrics for a task (concurrently for
-// live hosts, so a slow or dead host leaves only its own values unknown),
+// live hosts, each in a worker of its own started once for the host's
+// connection, so a slow or dead host leaves only its own values unknown
+// and the steady state starts no goroutine),
 // retries metrics that are unavailable with pmie's schedule (5 s, then
 // doubling up to the interval), tries lost hosts again in the background
 // at every evaluation (without libpcp's 5-80 s reconnection back-off, so

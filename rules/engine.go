@@ -107,6 +107,9 @@ type Engine struct {
 	hosts *Hosts
 	stats *Stats
 
+	started  []*hostFetch // live: the hosts whose fetches are awaited
+	deadline *time.Timer  // live: when to stop waiting for them
+
 	mu      sync.Mutex
 	pending *pending
 	wake    func() // ends the wait for the next evaluation, if waiting

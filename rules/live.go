@@ -16,22 +16,6 @@ import (
 // errBusy marks a host whose previous fetch has not finished.
 var errBusy = errors.New("previous fetch still in progress")
 
-// liveHost is the connection state of a live hostFetch. Fetches and
-// reconnections run in their own goroutines so that a slow or dead host
-// holds up only its own values.
-type liveHost struct {
-	mu         sync.Mutex
-	busy       bool          // a fetch is in flight
-	done       chan error    // result of the fetch in flight
-	connecting bool          // a reconnection is in flight
-	pending    pmapi.Context // a new connection waiting to be adopted
-	failed     error         // why a first connection failed, to report
-	closed     bool          // the engine has stopped: close what comes
-	lateErr    error         // error of a fetch that finished too late
-	wait       time.Duration // Config.Backoff's wait after the last failure to connect
-	nextDial   time.Time     // no attempt to connect before this
-}
-
 // timeOf converts seconds since the epoch to a time.Time.
 func timeOf(sec float64) time.Time {
 	s, f := math.Modf(sec)
@@ -167,29 +151,15 @@ func (e *Engine) sleep(ctx context.Context, until time.Time) (woken bool, err er
 	return false, err
 }
 
-// closeAll closes every live context once no fetch is using it.
+// closeAll ends every live host's worker and closes its context once no
+// fetch is using it.
 func (e *Engine) closeAll() {
 	for _, t := range e.tasks {
 		for _, h := range t.hosts {
-			lh := h.live
-			if lh == nil {
-				continue
-			}
-			lh.mu.Lock()
-			lh.closed = true
-			if lh.busy {
-				lh.mu.Unlock()
-				continue // the fetch goroutine still owns it
-			}
-			if h.ctx != nil {
-				h.ctx.Close()
+			if h.live != nil {
+				h.live.stop(h.ctx)
 				h.ctx = nil
 			}
-			if lh.pending != nil {
-				lh.pending.Close()
-				lh.pending = nil
-			}
-			lh.mu.Unlock()
 		}
 	}
 }
@@ -253,7 +223,7 @@ func (e *Engine) dial(h *hostFetch, never bool) {
 	if err != nil {
 		e.failedDial(lh)
 	} else {
-		lh.wait = 0
+		lh.backoff = 0
 	}
 	switch {
 	case err == nil && lh.closed:
@@ -268,8 +238,8 @@ func (e *Engine) dial(h *hostFetch, never bool) {
 // failedDial puts off the next attempt to connect by Config.Backoff;
 // lh.mu is held (or lh is not yet shared).
 func (e *Engine) failedDial(lh *liveHost) {
-	lh.wait = e.cfg.Backoff.next(lh.wait)
-	lh.nextDial = e.cfg.Now().Add(lh.wait)
+	lh.backoff = e.cfg.Backoff.next(lh.backoff)
+	lh.nextDial = e.cfg.Now().Add(lh.backoff)
 }
 
 // retryMetrics looks again for the metadata of h's waiting metrics.
@@ -287,17 +257,16 @@ func (e *Engine) retryMetrics(h *hostFetch) {
 	h.waiting = keep
 }
 
-// fetchLive fetches from all of a task's hosts at once and waits for them,
-// but no longer than the fetch timeout: a host that has not answered by
-// then has unknown values this time.
+// fetchLive fetches from all of a task's hosts at once (each in its
+// host's worker) and waits for them, but no longer than the fetch
+// timeout: a host that has not answered by then has unknown values this
+// time.
 func (e *Engine) fetchLive(t *task) {
 	timeout := e.cfg.FetchTimeout
 	if timeout <= 0 {
 		timeout = time.Duration(t.delta * float64(time.Second))
 	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	var started []*hostFetch
+	started := e.started[:0]
 	for _, h := range t.hosts {
 		h.err = pmapi.ErrNoData
 		lh := h.live
@@ -316,76 +285,46 @@ func (e *Engine) fetchLive(t *task) {
 			e.lost(h, err)
 			continue
 		}
-		lh.busy = true
-		lh.done = make(chan error, 1)
+		lh.start(fetchJob{ctx: h.ctx, ids: h.ids, res: &h.result, stats: e.stats.host(h.conn), limits: e.cfg.Limits})
 		lh.mu.Unlock()
 		started = append(started, h)
-		go func(h *hostFetch, ctx pmapi.Context, done chan error, c *hostCounters) {
-			turn := e.cfg.Limits.fetching()
-			start := time.Now()
-			err := ctx.Fetch(h.ids, &h.result)
-			c.fetched(time.Since(start), err)
-			turn()
-			done <- err
-		}(h, h.ctx, lh.done, e.stats.host(h.conn))
 	}
-	timedOut := false
-	for _, h := range started {
-		lh := h.live
-		if timedOut {
-			e.abandon(h)
-			continue
-		}
-		select {
-		case err := <-lh.done:
-			e.fetched(h, err)
-		case <-deadline.C:
-			timedOut = true
-			e.abandon(h)
-		}
+	if len(started) > 0 {
+		e.awaitFetches(started, timeout)
 	}
+	e.started = started[:0]
 	for _, h := range t.hosts {
 		h.distribute()
 	}
 }
 
-// fetched takes the result of a host's fetch, err: the host is free for
-// the next, and lost if the fetch failed.
-func (e *Engine) fetched(h *hostFetch, err error) {
-	lh := h.live
-	lh.mu.Lock()
-	lh.busy = false
-	lh.mu.Unlock()
-	h.err = err
-	if err != nil {
-		e.lost(h, err)
+// awaitFetches waits for the fetches started from hosts, no longer than
+// timeout in all: those not done by then are abandoned, their values
+// unknown this time (an error they end with is dealt with next time).
+func (e *Engine) awaitFetches(hosts []*hostFetch, timeout time.Duration) {
+	if e.deadline == nil {
+		e.deadline = time.NewTimer(timeout)
+	} else {
+		e.deadline.Reset(timeout)
 	}
-}
-
-// abandon leaves a host's fetch to finish in the background: its values
-// are unknown this time, and an error it ends with is dealt with next
-// time.
-func (e *Engine) abandon(h *hostFetch) {
-	lh := h.live
-	select {
-	case err := <-lh.done:
-		e.fetched(h, err)
-		return
-	default:
-	}
-	h.err = errBusy
-	go func(ctx pmapi.Context, done chan error) {
-		err := <-done
-		lh.mu.Lock()
-		defer lh.mu.Unlock()
-		lh.busy = false
-		switch {
-		case lh.closed:
-			ctx.Close() // closeAll left it to us
-		case err != nil:
-			lh.lateErr = err
+	defer e.deadline.Stop()
+	timedOut := false
+	for _, h := range hosts {
+		var err error
+		if timedOut {
+			err, timedOut = h.live.abandon()
+		} else {
+			err, timedOut = h.live.wait(e.deadline.C)
 		}
-	}(h.ctx, lh.done)
+		if timedOut {
+			h.err = errBusy
+			continue
+		}
+		h.err = err
+		if err != nil {
+			e.lost(h, err)
+		}
+	}
 }
 
 // lost handles a failed fetch: the host is marked down, every value that

@@ -468,3 +468,37 @@ func TestManyReconnects(t *testing.T) {
 		t.Errorf("file descriptors: %d before, %d after", fds, f)
 	}
 }
+
+// TestLiveWorkers checks that each live host's fetches run in one worker
+// started once, not in a goroutine of their own each, and that the
+// workers end with the engine.
+func TestLiveWorkers(t *testing.T) {
+	const hosts, cycles = 3, 30
+	_, _, b, prog := liveSetup(t, hosts)
+	clock := &fakeClock{now: time.Unix(1700000000, 0)}
+	out := &stampedWriter{}
+	before := workersStarted.Load()
+	var atFive, goroutines int
+	clock.hooks = map[int]func(){5: func() { atFive = runtime.NumGoroutine() }}
+	e := New(liveConfig(clock, out, cycles), b, prog)
+	clock.hooks[cycles-1] = func() { goroutines = runtime.NumGoroutine() }
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "loaded: true"); n != cycles {
+		t.Fatalf("%d cycles evaluated, want %d", n, cycles)
+	}
+	if n := workersStarted.Load() - before; n != hosts {
+		t.Errorf("%d fetch workers started for %d hosts over %d cycles", n, hosts, cycles)
+	}
+	if goroutines != atFive {
+		t.Errorf("%d goroutines at cycle 5, %d at cycle %d", atFive, goroutines, cycles-1)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() >= atFive && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > atFive-hosts {
+		t.Errorf("%d goroutines after the engine stopped, %d while running: workers left", n, atFive)
+	}
+}

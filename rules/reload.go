@@ -151,7 +151,10 @@ func (e *Engine) applyReload(p *pending, now float64) {
 	}
 	for _, t := range oldTasks {
 		for _, h := range t.hosts {
-			if h.ctx != nil && (h.live == nil || !h.live.busy) {
+			switch {
+			case h.live != nil:
+				h.live.stop(h.ctx) // not adopted
+			case h.ctx != nil:
 				h.ctx.Close()
 			}
 		}
@@ -192,9 +195,9 @@ func (h *hostFetch) adopt(old []*task, delta float64) {
 			continue
 		}
 		for _, o := range t.hosts {
-			if o.conn == h.conn && o.ctx != nil && o.live != nil && !o.live.busy {
+			if o.conn == h.conn && o.ctx != nil && o.live != nil && !o.live.isBusy() {
 				h.ctx, h.live, h.down, h.opened = o.ctx, o.live, o.down, o.opened
-				o.ctx = nil
+				o.ctx, o.live = nil, nil
 				return
 			}
 		}

@@ -25,11 +25,8 @@ verbose=0
 if [ "${1:-}" = -v ]; then verbose=1; fi
 work=$(mktemp -d /tmp/compare-shell-actions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-ours=${PMIE:-}
-if [ -z "$ours" ]; then
-	ours=$work/pmie
-	(cd "$root" && go build -o "$ours" ./cmd/pmie) || exit 1
-fi
+. "$root/scripts/pmie-lib.sh"
+ours=$(our_pmie "$root" "$work") || exit 1
 "$root/testdata/golden/shell-actions/gen.sh" "$work/gen" || exit 1
 
 # reports: pmie's archive-mode output, one action report a line (a value's

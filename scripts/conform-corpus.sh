@@ -16,11 +16,8 @@ corpus=$(corpus_dir "$root")
 tools=${PMIE_TOOLS:-$(cd "$corpus/../tools" && pwd)}
 work=$(mktemp -d /tmp/conform-corpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-ours=${PMIE:-}
-if [ -z "$ours" ]; then
-	ours=$work/pmie
-	(cd "$root" && go build -o "$ours" ./cmd/pmie) || exit 1
-fi
+. "$root/scripts/pmie-lib.sh"
+ours=$(our_pmie "$root" "$work") || exit 1
 same_all=0 total_all=0
 for rules in "$corpus"/rules/*.pmie; do
 	name=$(basename "$rules" .pmie)

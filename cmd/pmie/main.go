@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -259,6 +260,14 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	s, ok := parseArgs(args, stderr)
 	if !ok {
 		return 1
+	}
+	if realProcess && s.live() && os.Getenv("GOMAXPROCS") == "" {
+		// Live, pmie waits for its sources and its schedule: one
+		// processor is plenty, and the runtime then keeps no second
+		// thread spinning for work at each wake-up (about a fifth of
+		// the CPU time of 250 rules at 100 msec). Archive mode keeps
+		// two, for the fetcher running ahead of the evaluation.
+		runtime.GOMAXPROCS(1)
 	}
 	pid := os.Getpid()
 	if s.daemon() {

@@ -28,15 +28,29 @@
 // pmapi.Atom, copied out of the record (equal short values share one
 // copy).
 //
-// Memory does not grow with the size of the data volumes: a volume is
-// scanned once for the framing of its records, and records are then
-// read from the file one at a time, through a small window (see
-// source.go); interpolation keeps only the bounding values of each
-// metric-instance it is asked for.
+// Opening an archive reads what libpcp reads: the label of its first
+// data volume, its temporal index and its metadata. Data volumes are
+// opened when first read (their labels checked then, as libpcp checks
+// them when it changes volume), and records are read where the reading
+// position is, by byte offset, forwards or backwards, through a window
+// that grows while reading carries on from it (see source.go); nothing
+// is kept of the records but the last few read (stream.go). The end of
+// an archive is found as pmGetArchiveEnd finds it, from the end of the
+// last volume (end.go). So opening an archive, and reading near its
+// start, cost the same however long it is, and memory does not grow with
+// its size. Interpolation keeps only the bounding values of each
+// metric-instance it is asked for; stepping forwards through regular
+// records it keeps them once a metric, as columns (uniform.go).
 //
 // Bad input gives a *FormatError naming the file, the volume (or the
 // metadata or index) and the byte offset, wrapping the PCP error code
-// libpcp would give; nothing in this package panics on bad input.
+// libpcp would give, when libpcp would give it: at open for the labels,
+// the metadata and the temporal index (and an .xz file's framing), when a
+// record is read for its framing and value sets, when the end is sought
+// for the last records. Damage that libpcp reads past without a word
+// (integrity.go) is read past here too, so that answers stay libpcp's,
+// and reported to Options.Warn. Nothing in this package panics on bad
+// input, and a damaged length word never makes a buffer of its length.
 //
 // It does not evaluate derived metrics (libpcp's global and anonymous
 // event.* derived metrics belong to package derive), print anything in

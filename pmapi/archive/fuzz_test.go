@@ -2,45 +2,93 @@ package archive
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// Fuzz targets for the two decoders: data volumes (records and the value
-// sets in them, read forwards, fetched and interpolated) and metadata.
-// They are seeded with the files of the test archives; crashers found
-// are kept under testdata/fuzz/ and run as regression cases by go test.
+// Fuzz targets for the decoders: labels (FuzzLabel), data volumes'
+// records and the value sets in them, read forwards, fetched and
+// interpolated (FuzzVolume), and metadata (FuzzMeta). See
+// testdata/README.md for how to run them.
+//
+// An input to FuzzVolume or FuzzMeta is not a whole file: its first byte
+// chooses one of four test archives (its base), and the rest is records,
+// put after the label of the base's volume (or metadata) and read with
+// the base's metadata (or its first records). Inputs stay small, as they
+// must: Go's fuzzer minimises each new input it finds, trying to remove
+// every range of its bytes, which takes time growing as the square of
+// its length; whole files made it spend the minute -fuzzminimizetime
+// allows on each, again and again, and hardly fuzz at all. The seeds
+// are a few records of each test archive. Crashers found are kept under
+// testdata/fuzz/ and run as regression cases by go test.
 
-// seedFiles returns the uncompressed contents of the test archive files
-// whose names end in suffix (".meta", or ".0" for first volumes).
-func seedFiles(f *testing.F, suffix string) map[string][]byte {
-	ents, err := os.ReadDir(archivesDir)
-	if err != nil {
-		f.Fatal(err)
-	}
-	out := make(map[string][]byte)
-	for _, e := range ents {
-		name := strings.TrimSuffix(e.Name(), ".xz")
-		if !strings.HasSuffix(name, suffix) {
-			continue
+// fuzzBases are the test archives inputs are read with.
+var fuzzBases = []string{"synth-v2", "synth-v3", "linux-v2", "linux-v3"}
+
+// fuzzBase is one of fuzzBases, read: its first volume and its metadata,
+// each split into label and records.
+type fuzzBase struct {
+	volLabel, vol   []byte
+	metaLabel, meta []byte
+}
+
+// loadFuzzBases reads the archives of fuzzBases.
+func loadFuzzBases(f *testing.F) []fuzzBase {
+	var out []fuzzBase
+	for _, name := range fuzzBases {
+		var b fuzzBase
+		for _, part := range []struct {
+			suffix        string
+			vol           int
+			label, record *[]byte
+		}{{".0", 0, &b.volLabel, &b.vol}, {".meta", VolMeta, &b.metaLabel, &b.meta}} {
+			file, data, err := readFile(filepath.Join(archivesDir, name+part.suffix), part.vol, false)
+			if err != nil {
+				f.Fatal(err)
+			}
+			ls := labelSize(file.label.Version)
+			*part.label, *part.record = data[:ls], data[ls:]
 		}
-		vol := VolMeta
-		if suffix != ".meta" {
-			vol = 0
-		}
-		_, data, err := readFile(filepath.Join(archivesDir, e.Name()), vol, false)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out[strings.TrimSuffix(name, suffix)] = data
+		out = append(out, b)
 	}
 	return out
 }
+
+// records splits the records of an archive file (d, after its label) into
+// runs of about size bytes each (a record longer than that on its own).
+func records(d []byte, size int) [][]byte {
+	var out [][]byte
+	start, off := 0, 0
+	for off+8 <= len(d) {
+		n := int(be.Uint32(d[off:]))
+		if n < 8 || off+n > len(d) {
+			break
+		}
+		if off > start && off+n-start > size {
+			out = append(out, d[start:off])
+			start = off
+		}
+		off += n
+	}
+	if off > start {
+		out = append(out, d[start:off])
+	}
+	return out
+}
+
+// input splits a fuzz input into its base and the rest.
+func input(bases []fuzzBase, data []byte) (*fuzzBase, []byte, bool) {
+	if len(data) == 0 {
+		return nil, nil, false
+	}
+	return &bases[int(data[0])%len(bases)], data[1:], true
+}
+
+// join is a followed by b, in a new slice.
+func join(a, b []byte) []byte { return append(append([]byte(nil), a...), b...) }
 
 // checkErr fails unless err is nil or one of the errors this package
 // documents: a FormatError or a PCP error code.
@@ -53,7 +101,7 @@ func checkErr(t *testing.T, err error) {
 }
 
 // exercise reads every record of the context's first archive and
-// fetches every metric in each mode.
+// fetches every metric a few times in each mode.
 func exercise(t *testing.T, c *Context) {
 	r := c.archives[0].Records()
 	for n := 0; r.Next() && n < 1000; n++ {
@@ -76,7 +124,7 @@ func exercise(t *testing.T, c *Context) {
 		{pmapi.ModeBack, end, 0},
 	} {
 		c.SetMode(m.mode, m.at, m.delta)
-		for i := 0; i < 30; i++ {
+		for i := 0; i < 8; i++ {
 			err := c.Fetch(ids, &res)
 			checkErr(t, err)
 			if err != nil && m.mode != pmapi.ModeInterp {
@@ -120,24 +168,32 @@ func contextOf(meta, vol []byte) (*Context, error) {
 	return newContext("fuzz", []*Archive{a})
 }
 
+func FuzzLabel(f *testing.F) {
+	bases := loadFuzzBases(f)
+	for _, b := range bases {
+		f.Add(b.volLabel, 0)
+		f.Add(b.metaLabel, VolMeta)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, vol int) {
+		lf := &file{path: "fuzz", vol: vol}
+		_, err := lf.decodeLabel(data)
+		checkErr(t, err)
+	})
+}
+
 func FuzzVolume(f *testing.F) {
-	vols := seedFiles(f, ".0")
-	metas := seedFiles(f, ".meta")
-	for _, v := range vols {
-		f.Add(v)
+	bases := loadFuzzBases(f)
+	for i, b := range bases {
+		for _, r := range records(b.vol, 600) {
+			f.Add(join([]byte{byte(i)}, r))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		vf := &file{path: "fuzz.0", vol: 0}
-		l, err := vf.decodeLabel(data)
-		if err != nil {
-			checkErr(t, err)
+		b, recs, ok := input(bases, data)
+		if !ok {
 			return
 		}
-		m := metas["synth-v3"]
-		if l.Version == 2 {
-			m = metas["synth-v2"]
-		}
-		c, err := contextOf(m, data)
+		c, err := contextOf(join(b.metaLabel, b.meta), join(b.volLabel, recs))
 		if err != nil {
 			checkErr(t, err)
 			return
@@ -147,23 +203,19 @@ func FuzzVolume(f *testing.F) {
 }
 
 func FuzzMeta(f *testing.F) {
-	metas := seedFiles(f, ".meta")
-	vols := seedFiles(f, ".0")
-	for _, m := range metas {
-		f.Add(m)
+	bases := loadFuzzBases(f)
+	for i, b := range bases {
+		for _, r := range records(b.meta, 600) {
+			f.Add(join([]byte{byte(i)}, r))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		mf := &file{path: "fuzz.meta", vol: VolMeta}
-		l, err := mf.decodeLabel(data)
-		if err != nil {
-			checkErr(t, err)
+		b, recs, ok := input(bases, data)
+		if !ok {
 			return
 		}
-		vol := vols["synth-v3"]
-		if l.Version == 2 {
-			vol = vols["synth-v2"]
-		}
-		c, err := contextOf(data, vol)
+		vol := join(b.volLabel, records(b.vol, 1500)[0])
+		c, err := contextOf(join(b.metaLabel, recs), vol)
 		if err != nil {
 			checkErr(t, err)
 			return

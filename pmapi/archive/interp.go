@@ -84,6 +84,8 @@ var noBounds = boundTimes{tPrior: -1, tNext: -1, sPrior: stUndefined, sNext: stU
 // instCtl is the interpolation state of one instance of one metric.
 type instCtl struct {
 	inst     int32
+	idx      int32 // its place in m.insts
+	seen     bool  // for canBeUniform
 	m        *metricCtl
 	want     *instCtl // next in this fetch's list of wanted instances
 	unbound  *instCtl // next in the list of those being searched for
@@ -109,6 +111,7 @@ type metricCtl struct {
 	lastNumval int        // values it had in the previous result, or -1
 	insts      []*instCtl // in libpcp's hash table order
 	uni        *uniform   // while the instances share their bounds
+	spare      *uniform   // the storage uni had last, for reuse
 	byInst     map[int32]*instCtl
 	byPos      []*instCtl // instance by position in the last record seen
 	fetchGen   int
@@ -196,7 +199,7 @@ func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
 	}
 	life := c.lifetimes(d.InDom)
 	for _, in := range insts {
-		ic := &instCtl{inst: in, m: m, boundTimes: noBounds,
+		ic := &instCtl{inst: in, idx: int32(len(m.insts)), m: m, boundTimes: noBounds,
 			tFirst: -1, tLast: -1, tBirth: -1, tDeath: -1}
 		if l, ok := life[in]; ok {
 			ic.tBirth, ic.tDeath = l[0], l[1]
@@ -293,7 +296,7 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 		return err
 	}
 	c.build(tReq, ids, r, seenMark)
-	if c.direction > 0 {
+	if c.direction > 0 && !noFastPath {
 		st.makeUniform()
 	}
 	return nil

@@ -158,7 +158,7 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *in
 		}
 		return dst, true
 	}
-	if t == pmapi.TypeU64 || t == pmapi.Type64 {
+	if (t == pmapi.TypeU64 || t == pmapi.Type64) && s.valfmt != valInsitu {
 		for j := 0; j < n; j++ {
 			w := s.vals[8*j:]
 			off := int(be.Uint32(w[4:]))*4 - pduHeader

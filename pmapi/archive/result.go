@@ -123,6 +123,24 @@ func (c *Context) uniformValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, 
 	n := 0
 	var zero rawValue
 	from := m.valueFrom(&u.boundTimes, tReq)
+	if pick := u.prior; (from == priorValue || from == nextValue) && pick != nil {
+		// every instance takes one bound's value, as it is
+		if from == nextValue {
+			pick = u.next
+		}
+		t, insitu := m.desc.Type, m.valfmt == valInsitu
+		for k, ic := range m.insts {
+			if !ic.inResult {
+				continue
+			}
+			if a, ok := numAtom(t, insitu, &pick.vals[u.pos[k]]); ok {
+				vals = putValue(vals, n, ic.inst, a)
+				n++
+			}
+		}
+		vs.Values = vals[:n]
+		return
+	}
 	for k, ic := range m.insts {
 		if !ic.inResult || from == noValue {
 			continue

@@ -1,5 +1,11 @@
 package archive
 
+import (
+	"slices"
+
+	"github.com/gopcp/pmie/pmapi"
+)
+
 // The fast path of interpolation. Stepping forwards through a regular
 // archive (the common case: pmie over an archive), every instance of a
 // metric has the same bounds: the last record at or before the requested
@@ -45,38 +51,62 @@ type uniform struct {
 	minDeath    float64    // the earliest instance's death, or -1
 }
 
-// makeUniform makes m uniform if its instances share their bounds and a
-// record has shown where each is, reporting whether it did.
-func (m *metricCtl) makeUniform() bool {
+// canBeUniform reports whether m's instances share their bounds and a
+// record has shown where each is (each once), so that m can be made
+// uniform; it allocates nothing.
+func (m *metricCtl) canBeUniform() bool {
 	n := len(m.insts)
-	if m.uni != nil || !m.known || n == 0 || m.valfmt == -1 || len(m.byPos) != n {
-		return m.uni != nil
+	if m.uni != nil {
+		return true
+	}
+	if !m.known || n == 0 || m.valfmt == -1 || len(m.byPos) != n {
+		return false
 	}
 	first := m.insts[0].boundTimes
 	if first.search {
 		return false
 	}
-	u := &uniform{boundTimes: first, ics: make([]*instCtl, n), layout: make([]int32, n), pos: make([]int32, n), maxBirth: -1, minDeath: -1}
-	index := make(map[*instCtl]int32, n)
-	for k, ic := range m.insts {
+	for _, ic := range m.insts {
 		if ic.boundTimes != first || ic.tFirst != -1 || ic.tLast != -1 {
 			return false
 		}
-		index[ic] = int32(k)
+		ic.seen = false
+	}
+	for _, ic := range m.byPos {
+		if ic == nil || ic.m != m || ic.seen {
+			return false
+		}
+		ic.seen = true
+	}
+	return true
+}
+
+// makeUniform makes m, which canBeUniform, uniform, reusing the storage
+// it had when last uniform.
+func (m *metricCtl) makeUniform() {
+	if m.uni != nil {
+		return
+	}
+	n := len(m.insts)
+	u := m.spare
+	if u == nil {
+		u = &uniform{}
+	}
+	m.spare = nil
+	first := m.insts[0].boundTimes
+	u.boundTimes, u.maxBirth, u.minDeath = first, -1, -1
+	u.ics = append(u.ics[:0], m.byPos...)
+	u.layout = slices.Grow(u.layout[:0], n)[:n]
+	u.pos = slices.Grow(u.pos[:0], n)[:n]
+	for j, ic := range u.ics {
+		u.layout[j], u.pos[ic.idx] = ic.inst, int32(j)
 		u.maxBirth = max(u.maxBirth, ic.tBirth)
 		if ic.tDeath >= 0 && (u.minDeath < 0 || ic.tDeath < u.minDeath) {
 			u.minDeath = ic.tDeath
 		}
 	}
-	for j, ic := range m.byPos {
-		k, ok := index[ic]
-		if !ok {
-			return false
-		}
-		delete(index, ic) // each instance once
-		u.ics[j], u.layout[j], u.pos[k] = ic, ic.inst, int32(j)
-	}
 	blob := isBlob(m.desc.Type)
+	u.prior, u.next = nil, nil
 	if u.tPrior >= 0 {
 		u.prior = u.newColumn(n, blob)
 		u.prior.fill(u.ics, func(ic *instCtl) (rawValue, string) { return ic.vPrior, ic.bPrior })
@@ -86,7 +116,6 @@ func (m *metricCtl) makeUniform() bool {
 		u.next.fill(u.ics, func(ic *instCtl) (rawValue, string) { return ic.vNext, ic.bNext })
 	}
 	m.uni = u
-	return true
 }
 
 // fill sets the column's values to value(ic) of the instances ics.
@@ -109,11 +138,12 @@ func (u *uniform) newColumn(n int, blob bool) *column {
 	} else {
 		col = &column{}
 	}
-	col.vals = col.vals[:0]
-	col.vals = append(col.vals, make([]rawValue, n)...)
+	col.vals = slices.Grow(col.vals[:0], n)[:n]
+	clear(col.vals)
 	col.blobs = col.blobs[:0]
 	if blob {
-		col.blobs = append(col.blobs, make([]string, n)...)
+		col.blobs = slices.Grow(col.blobs, n)[:n]
+		clear(col.blobs)
 	}
 	col.rec = nil
 	return col
@@ -130,7 +160,11 @@ func (m *metricCtl) ordinary() {
 		ic.vPrior, ic.bPrior = u.prior.value(j)
 		ic.vNext, ic.bNext = u.next.value(j)
 	}
-	m.uni = nil
+	p, n := u.prior, u.next
+	u.prior, u.next = nil, nil
+	u.release(p)
+	u.release(n)
+	m.uni, m.spare = nil, u
 }
 
 // ordinary makes every metric ordinary.
@@ -147,12 +181,18 @@ func (st *interpState) ordinary() {
 // makeUniform makes uniform the metrics that can be, after an ordinary
 // fetch stepping forwards.
 func (st *interpState) makeUniform() {
-	st.uniform = 0
+	// The fast path needs every metric uniform: unless all can be, none
+	// is made so, or metrics would be made uniform and ordinary again at
+	// every fetch.
 	for _, m := range st.metrics {
-		if m.makeUniform() {
-			st.uniform++
+		if !m.canBeUniform() {
+			return
 		}
 	}
+	for _, m := range st.metrics {
+		m.makeUniform()
+	}
+	st.uniform = len(st.metrics)
 }
 
 // matches reports whether value set s holds the values of m's instances
@@ -180,10 +220,21 @@ func (u *uniform) decode(m *metricCtl, r *record, s *rawSet, p []byte, strs *int
 	blob := isBlob(m.desc.Type)
 	col := u.newColumn(len(u.layout), blob)
 	col.rec = r
+	// The header a value block of the metric's own 8-byte type has: such
+	// values, the usual ones, are read straight from the record.
+	wide := uint32(0)
+	switch m.desc.Type {
+	case pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
+		wide = uint32(m.desc.Type)<<24 | 12
+	}
 	for j := range col.vals {
 		v := &col.vals[j]
 		*v = rawValue{lval: s.lval(j)}
 		if m.valfmt == valInsitu {
+			continue
+		}
+		if off := int(v.lval)*4 - pduHeader; wide != 0 && be.Uint32(p[off:]) == wide {
+			v.num, v.n = be.Uint64(p[off+4:]), 8
 			continue
 		}
 		if blk := m.blockValue(p, v); blob {

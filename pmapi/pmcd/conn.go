@@ -77,7 +77,7 @@ func codeOf(err error) pmapi.Errno {
 // conn is one established, handshaken connection to pmcd. It runs one
 // request at a time.
 type conn struct {
-	nc       net.Conn
+	nc       transport
 	buf      []byte
 	maxLen   int
 	timeout  time.Duration
@@ -116,9 +116,9 @@ func dialOne(network, addr string, sp Spec, cfg *Config) (*conn, error) {
 	if err != nil {
 		return nil, dialError(err)
 	}
-	c := &conn{nc: nc, maxLen: cfg.MaxPDU, timeout: cfg.timeout()}
+	c := &conn{nc: newTransport(nc), maxLen: cfg.MaxPDU, timeout: cfg.timeout()}
 	if err := c.handshake(sp, cfg.connectTimeout()); err != nil {
-		nc.Close()
+		c.nc.Close()
 		return nil, err
 	}
 	return c, nil
