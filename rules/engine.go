@@ -69,6 +69,15 @@ type Config struct {
 	// reach a host that cannot be reached.
 	Limits  *Limits
 	Backoff Backoff
+	// Phase, live, spreads evaluations over time: when it is above 0,
+	// each group of rules sharing an interval is first evaluated once the
+	// hosts have been connected, at the first time Start + (Phase+k) x
+	// its interval (k = 0, 1...), and so is a group a reload adds. A
+	// fleet gives each member its own phase, so that thousands of hosts
+	// are not all fetched and evaluated at the same instant (as the
+	// pmie of a farm, started one by one, are not). At 0, as pmie, the
+	// first evaluation is at Start, and a reload's new group at once.
+	Phase float64
 
 	// Stats receives the engine's counts of its work; nil makes new ones
 	// (see Engine.Stats).

@@ -67,8 +67,13 @@ func (e *Engine) connectAll() {
 func (e *Engine) runLive(ctx context.Context) error {
 	e.connectAll()
 	q := make([]*task, 0, len(e.tasks))
+	from := e.cfg.Start
+	if e.cfg.Phase > 0 {
+		from = max(from, e.realNow())
+	}
 	for _, t := range e.tasks {
-		t.when, t.epoch, t.tick = e.cfg.Start, e.cfg.Start, 0
+		first := e.phased(t.delta, from)
+		t.when, t.epoch, t.tick = first, first, 0
 		t.retry = 0
 		if t.waits() {
 			t.retry = math.Min(retryMin, t.delta)
@@ -122,6 +127,20 @@ func (e *Engine) runLive(ctx context.Context) error {
 		q = enqueue(q[1:], t)
 	}
 	return nil
+}
+
+// phased is the first time, not before from, at which a group of rules
+// with interval delta is due by Config.Phase: from itself when the phase
+// is 0.
+func (e *Engine) phased(delta, from float64) float64 {
+	if e.cfg.Phase <= 0 || delta <= 0 {
+		return from
+	}
+	due := e.cfg.Start + e.cfg.Phase*delta
+	if due < from {
+		due += math.Ceil((from-due)/delta) * delta
+	}
+	return due
 }
 
 // sleep waits until the time of the next evaluation, or until ctx is

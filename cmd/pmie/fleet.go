@@ -386,6 +386,7 @@ func (f *fleetRun) start(mr *memberRun) {
 		Stats:      f.group.Add(mr.m.ID()),
 		Limits:     f.limits,
 		Backoff:    f.backoff,
+		Phase:      fleet.Phase(mr.m.ID()),
 	}
 	mr.obs = f.d.NewObserver()
 	mr.obs.Observe(&mr.cfg)

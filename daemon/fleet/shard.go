@@ -78,3 +78,13 @@ func weight(host string, i int) uint64 {
 	h ^= h >> 31
 	return h
 }
+
+// Phase is where in its interval a member is evaluated, a fraction in
+// (0, 1] fixed by its ID (rules.Config.Phase): a fleet's members spread
+// evenly over their intervals rather than all fetched and evaluated at
+// the same instant, and every replica of a shard evaluates a host at the
+// same point of the interval. It uses weight with shard number 0, which
+// no shard has, so a shard's hosts are not bunched in time.
+func Phase(id string) float64 {
+	return float64(weight(id, 0)>>11+1) / (1 << 53)
+}

@@ -103,3 +103,25 @@ func TestOwnersAreFixed(t *testing.T) {
 		t.Errorf("owners changed:\n got %s\nwant %s", got, want)
 	}
 }
+
+// Members' phases lie in (0, 1], spread evenly, whichever shard owns
+// them.
+func TestPhase(t *testing.T) {
+	const n, bins = 4000, 8
+	var count [2][bins]int
+	for i := range n {
+		id := fmt.Sprintf("host%04d.example.com", i)
+		p := Phase(id)
+		if p <= 0 || p > 1 || Phase(id) != p {
+			t.Fatalf("Phase(%q) = %v", id, p)
+		}
+		count[Owner(id, 2)-1][min(int(p*bins), bins-1)]++
+	}
+	for s := range count {
+		for b, k := range count[s] {
+			if want := n / 2 / bins; k < want*3/4 || k > want*5/4 {
+				t.Errorf("shard %d: %d members in phase bin %d, about %d expected", s+1, k, b, want)
+			}
+		}
+	}
+}
