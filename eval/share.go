@@ -78,6 +78,7 @@ func Regroup(groups []*Group, fresh func(*Rule) bool) {
 			}
 		}
 		g.link()
+		g.compact()
 	}
 }
 

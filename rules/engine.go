@@ -116,8 +116,8 @@ type Engine struct {
 	hosts *Hosts
 	stats *Stats
 
-	started  []*hostFetch // live: the hosts whose fetches are awaited
-	deadline *time.Timer  // live: when to stop waiting for them
+	started []*hostFetch // live: the hosts whose fetches are awaited
+	alarm   *alarm       // live: when to stop waiting for them
 
 	mu      sync.Mutex
 	pending *pending

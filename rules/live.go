@@ -173,6 +173,10 @@ func (e *Engine) sleep(ctx context.Context, until time.Time) (woken bool, err er
 // closeAll ends every live host's worker and closes its context once no
 // fetch is using it.
 func (e *Engine) closeAll() {
+	if e.alarm != nil {
+		e.alarm.stop()
+		e.alarm = nil
+	}
 	for _, t := range e.tasks {
 		for _, h := range t.hosts {
 			if h.live != nil {
@@ -321,19 +325,18 @@ func (e *Engine) fetchLive(t *task) {
 // timeout in all: those not done by then are abandoned, their values
 // unknown this time (an error they end with is dealt with next time).
 func (e *Engine) awaitFetches(hosts []*hostFetch, timeout time.Duration) {
-	if e.deadline == nil {
-		e.deadline = time.NewTimer(timeout)
-	} else {
-		e.deadline.Reset(timeout)
+	if e.alarm == nil {
+		e.alarm = newAlarm()
 	}
-	defer e.deadline.Stop()
+	gen := e.alarm.start(timeout)
+	defer e.alarm.cancel(gen)
 	timedOut := false
 	for _, h := range hosts {
 		var err error
 		if timedOut {
 			err, timedOut = h.live.abandon()
 		} else {
-			err, timedOut = h.live.wait(e.deadline.C)
+			err, timedOut = h.live.wait(e.alarm.fired, gen)
 		}
 		if timedOut {
 			h.err = errBusy

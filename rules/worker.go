@@ -88,16 +88,21 @@ func (lh *liveHost) finish(ctx pmapi.Context, err error) {
 	}
 }
 
-// wait waits for the result of the fetch in flight until deadline fires;
-// it reports the fetch's error, or timedOut when it has not ended, in
-// which case it is abandoned (see finish).
-func (lh *liveHost) wait(deadline <-chan time.Time) (err error, timedOut bool) {
-	select {
-	case err = <-lh.done:
-		lh.taken()
-		return err, false
-	case <-deadline:
-		return lh.abandon()
+// wait waits for the result of the fetch in flight until the deadline
+// of generation gen fires; it reports the fetch's error, or timedOut
+// when it has not ended, in which case it is abandoned (see finish).
+func (lh *liveHost) wait(fired <-chan uint64, gen uint64) (err error, timedOut bool) {
+	for {
+		select {
+		case err = <-lh.done:
+			lh.taken()
+			return err, false
+		case g := <-fired:
+			if g == gen {
+				return lh.abandon()
+			}
+			// an earlier deadline's, passed as it was cancelled
+		}
 	}
 }
 

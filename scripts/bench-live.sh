@@ -3,8 +3,9 @@
 # beside it, against the local pmcd: RULES simple rules (default 250;
 # thresholds vary, metrics repeat, as in a large configuration) evaluated
 # every 100 msec. Both run at once for SECONDS (default 20), RUNS times
-# (default 5); it prints the medians of each one's CPU time (user+sys,
-# from /proc) and peak RSS, and the median of the ratios ours/real.
+# (default 5); it prints the medians of each one's CPU time (time on a
+# processor of all its threads, from /proc/PID/task/*/schedstat) and peak
+# RSS, and the median of the ratios ours/real.
 #
 # usage: scripts/bench-live.sh [SECONDS] [RUNS] [RULES]
 #
@@ -40,10 +41,16 @@ PY
 python3 - "$ours" "$work/rules.pmie" "$secs" "$runs" <<'PY'
 import os, signal, statistics, subprocess, sys, time
 ours, rules, secs, runs = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-tick = os.sysconf("SC_CLK_TCK")
 def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / tick
+    # time on a processor, in ns, of every thread (schedstat: /proc/PID/stat
+    # counts in clock ticks, too coarse for a few ms a second)
+    t = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            t += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+        except OSError:
+            pass
+    return t / 1e9
 def hwm(pid):
     for l in open(f"/proc/{pid}/status"):
         if l.startswith("VmHWM:"):
@@ -64,6 +71,6 @@ for _ in range(runs):
     R.append((c1[0] - c0[0], m[0])); O.append((c1[1] - c0[1], m[1]))
 med = lambda xs, i: statistics.median(x[i] for x in xs)
 for name, xs in (("real pmie", R), ("ours", O)):
-    print(f"{name:10} cpu {med(xs,0):.2f} s in {secs:.0f} s  peak RSS {med(xs,1)} KB")
+    print(f"{name:10} cpu {med(xs,0):.3f} s in {secs:.0f} s  peak RSS {med(xs,1)} KB")
 print(f"ratio ours/real (median of pairs): cpu {statistics.median(o[0] / max(r[0], 1e-3) for r, o in zip(R, O)):.3f}")
 PY

@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gopcp/pmie/internal/waker"
 )
 
 // signals is pmie's handling of SIGINT, SIGTERM and SIGHUP.
@@ -38,6 +41,12 @@ type signals struct {
 	caught os.Signal // the first SIGINT or SIGTERM
 	quit   os.Signal // the signal that ended live evaluation
 	rotate func()    // rotates the log on SIGHUP
+
+	// waker is the live engine's wait between evaluations (see sleep);
+	// hups counts SIGHUPs not yet acted on.
+	waker   *waker.Waker
+	hups    atomic.Int32
+	hupOnce sync.Once
 }
 
 // phase is how far pmie has got, for its signal handling.
@@ -61,7 +70,7 @@ func catchSignals() *signals {
 
 // newSignals handles the signals arriving on stop; exit ends the process.
 func newSignals(stop <-chan os.Signal, exit func(int)) *signals {
-	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard}
+	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard, waker: waker.New()}
 }
 
 // watch acts on SIGINT and SIGTERM as they come.
@@ -127,6 +136,14 @@ func (s *signals) hangups(rotate func()) {
 		return
 	}
 	signal.Notify(s.hup, syscall.SIGHUP)
+	s.hupOnce.Do(func() {
+		go func() {
+			for range s.hup {
+				s.hups.Add(1)
+				s.waker.Wake()
+			}
+		}()
+	})
 }
 
 // enter records that evaluation has started.
@@ -158,34 +175,44 @@ func exitStatus(sig os.Signal) int {
 	return signalNumber(sig)
 }
 
-// sleep waits for the wall clock to reach t, or for ctx to be done; it is
-// the live engine's wait between evaluations, so the first call marks the
-// start of live evaluation. A SIGHUP meanwhile rotates the log.
+// sleep waits for the wall clock to reach t, or for ctx to be done; it
+// is the live engine's wait between evaluations, so the first call marks
+// the start of live evaluation. A SIGHUP meanwhile rotates the log. It
+// waits on a waker.Waker (a timer descriptor, where the runtime's timers
+// would wake its monitor thread at every evaluation), woken when ctx is
+// done or a SIGHUP comes.
 func (s *signals) sleep(ctx context.Context, t time.Time) error {
-	var hup <-chan os.Signal
+	var w *waker.Waker
 	if s != nil {
 		s.enter(phaseLive)
-		hup = s.hup
+		w = s.waker
+	} else {
+		w = waker.New()
+		defer w.Close()
 	}
-	d := time.Until(t)
-	if d <= 0 {
+	if time.Until(t) <= 0 {
 		return ctx.Err()
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-timer.C:
-			return nil
-		case <-hup:
-			s.mu.Lock()
-			rotate := s.rotate
-			s.mu.Unlock()
-			if rotate != nil {
-				rotate()
-			}
+	stop := context.AfterFunc(ctx, w.Wake)
+	defer stop()
+	for w.Wait(t) {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
+		s.hungUp()
+	}
+	return nil
+}
+
+// hungUp rotates the log if SIGHUPs have come since it last did.
+func (s *signals) hungUp() {
+	if s == nil || s.hups.Swap(0) == 0 {
+		return
+	}
+	s.mu.Lock()
+	rotate := s.rotate
+	s.mu.Unlock()
+	if rotate != nil {
+		rotate()
 	}
 }

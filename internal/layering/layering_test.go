@@ -50,7 +50,7 @@ var table = map[string]layer{
 	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
-	"rules": {imports: []string{"lang", "eval", "actions", "pmapi"},
+	"rules": {imports: []string{"lang", "eval", "actions", "pmapi", "internal/waker"},
 		tests: append([]string{"internal/pmcdtest"}, sources...)},
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
@@ -68,6 +68,7 @@ var table = map[string]layer{
 	"internal/pmiestats":      {},
 	"internal/yamlcfg":        {},
 	"internal/realtest":       {},
+	"internal/waker":          {},
 	"internal/pcpopt":         {imports: []string{"pmapi"}},
 	"internal/mmv":            {imports: []string{"pmapi"}},
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
@@ -85,7 +86,7 @@ var table = map[string]layer{
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
-		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats"),
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker"),
 		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
