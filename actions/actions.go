@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 )
 
 // Kind is the kind of an action.
@@ -56,6 +58,13 @@ type Event struct {
 	// Bindings gives the hosts, instances and values that made the rule
 	// true (computed on demand).
 	Bindings func() []Binding
+	// Key identifies the action in its rule (the evaluator's node), for
+	// state an action keeps from one firing to the next.
+	Key any
+	// Skipped is set by Run when the action chose not to run (an alarm
+	// whose previous window still shows): it is not counted and its
+	// holdoff does not start again.
+	Skipped bool
 }
 
 // Message is the event's message, as a string of its own.
@@ -77,7 +86,8 @@ type Runner struct {
 	Syslog func(priority int, tag, msg string) error
 	// Shell is the shell command runner; nil uses /bin/sh -c.
 	Shell func(ctx context.Context, cmd string) error
-	// AlarmProgram is PCP_XCONFIRM_PROG; "" prints the alarm instead.
+	// AlarmProgram is PCP_XCONFIRM_PROG, the program that shows an alarm;
+	// "" prints the alarm instead, as echo(1) would (pmie's fallback).
 	AlarmProgram string
 	// Notify, if set, is given every action after it has run (or been
 	// reported, when replaying), for structured alerting. It must not
@@ -87,8 +97,9 @@ type Runner struct {
 
 	buf        []byte // the line being reported or printed
 	mu         sync.Mutex
-	alarming   bool
-	syslogDown bool // the last syslog action could not reach the system log
+	alarming   map[any]bool // alarm actions whose window still shows
+	alarmSaid  bool         // the alarm program's absence was logged
+	syslogDown bool         // the last syslog action could not reach the system log
 }
 
 // Run runs one action and reports whether it succeeded: a failed action
@@ -204,18 +215,23 @@ func (r *Runner) shell(cmd string) bool {
 	return true
 }
 
-// alarm posts an alarm unless the previous one is still showing.
+// alarm posts an alarm unless the previous one of the same action is still
+// showing. Like pmie's, an alarm whose program cannot be started counts as
+// posted (pmie's child fails after the fork); ours says so once.
 func (r *Runner) alarm(ev *Event) bool {
 	r.mu.Lock()
-	if r.alarming {
-		r.mu.Unlock()
+	showing := r.alarming[ev.Key]
+	r.mu.Unlock()
+	if showing {
+		ev.Skipped = true
 		return true
 	}
-	r.mu.Unlock()
-	when := r.Ctime(int64(ev.Time + 0.5))
+	// the time as ctime(3) gives it, newline and all, as pmie passes it
+	when := r.Ctime(int64(ev.Time+0.5)) + "\n"
 	args := []string{"-header", "Performance Co-Pilot Alarm", "-b", "Cancel",
 		"-icon", "warning", "-t", when, "-t", ev.Message()}
 	if r.AlarmProgram == "" {
+		r.alarmOnce("PCP_XCONFIRM_PROG not found, using echo(1)")
 		b := r.buf[:0]
 		for i, a := range args {
 			if i > 0 {
@@ -227,18 +243,40 @@ func (r *Runner) alarm(ev *Event) bool {
 		return true
 	}
 	c := exec.Command(r.AlarmProgram, args...)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := c.Start(); err != nil {
+		// pmie's child would fork and then fail to run it: the action
+		// counts, nothing shows
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+			errors.Is(err, exec.ErrNotFound) || errors.Is(err, syscall.ENOEXEC) {
+			r.alarmOnce("alarm action: cannot run " + r.AlarmProgram + ": " + err.Error())
+			return true
+		}
 		r.log("fork for alarm failed")
 		return false
 	}
 	r.mu.Lock()
-	r.alarming = true
+	if r.alarming == nil {
+		r.alarming = map[any]bool{}
+	}
+	r.alarming[ev.Key] = true
 	r.mu.Unlock()
-	go func() {
+	go func(key any) {
 		c.Wait()
 		r.mu.Lock()
-		r.alarming = false
+		delete(r.alarming, key)
 		r.mu.Unlock()
-	}()
+	}(ev.Key)
 	return true
+}
+
+// alarmOnce logs msg the first time an alarm is posted without its program.
+func (r *Runner) alarmOnce(msg string) {
+	r.mu.Lock()
+	said := r.alarmSaid
+	r.alarmSaid = true
+	r.mu.Unlock()
+	if !said {
+		r.log(msg)
+	}
 }

@@ -89,6 +89,14 @@ type Firing struct {
 	// could not put into the text safely.
 	Err error
 
+	// Action is the action's node: actions keep state of their own per
+	// node (an alarm's window still showing).
+	Action *Node
+	// Skipped is set by the actor when the action chose not to run now
+	// (an alarm whose previous one still shows): pmie then neither counts
+	// it nor restarts its holdoff, and the node keeps its last truth.
+	Skipped bool
+
 	rule *Node
 }
 
@@ -256,13 +264,16 @@ func actLeaf(x *Node) {
 	text, err := expandArgs(rt, st.args, st.quoter)
 	f := &rt.firing
 	*f = Firing{Kind: x.Op, Rule: rt.currName, Time: now, Text: text, Args: st.args,
-		Priority: st.priority, Tag: st.tag, Err: err, rule: rt.curr}
+		Priority: st.priority, Tag: st.tag, Err: err, Action: x, rule: rt.curr}
 	if st.hasHold {
 		f.Holdoff = st.holdoff
 	}
 	res := True
 	if rt.Act != nil {
 		res = rt.Act(f)
+	}
+	if f.Skipped {
+		return
 	}
 	if rt.Tally != nil {
 		rt.Tally.Fired(x.Op)

@@ -181,4 +181,11 @@ type File struct {
 	// errors count too).
 	FinalErrors int
 	FinalStmt   *Stmt
+
+	// DroppedRules counts the rules (cond -> action, and a ruleset's
+	// unknown and otherwise actions) that pmie builds while parsing
+	// statements it then drops: one with a syntax error after a complete
+	// rule, or a rule whose name is taken. pmie counts them in
+	// pmcd.pmie.numrules all the same.
+	DroppedRules int
 }

@@ -58,6 +58,9 @@ type pmieSession struct {
 	header *Diagnostic // the last "syntax error" header, while a reason may still join it
 	errs   int         // pmie's error count for the statement
 	exprN  int         // expr_N names used
+	// stmtRules counts the rules (cond -> action, a ruleset's options)
+	// pmie builds while parsing the statement, kept or not
+	stmtRules int
 }
 
 func newPmieSession(name, text string) *pmieSession {
@@ -146,12 +149,14 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 func (s *pmieSession) statement() *Stmt {
 	c := &pmieParser{s: s}
 	c.next = s.lx.next
-	s.errs, s.header = 0, nil
+	s.errs, s.header, s.stmtRules = 0, nil, 0
 	var last *Stmt
 	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
 	c.statement()
 	if last != nil {
 		s.file.Stmts = append(s.file.Stmts, last)
+	} else {
+		s.file.DroppedRules += s.stmtRules
 	}
 	return last
 }

@@ -275,6 +275,9 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 		case missing:
 			x = pv{t: op.Result}
 		default:
+			if t.val == "->" && x.v != vNull && y.v != vNull {
+				c.s.stmtRules++ // pmie counts the rule as it builds it
+			}
 			x = pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x)}
 		}
 	}
@@ -508,13 +511,22 @@ func (c *pmieParser) ruleset() (pv, bool) {
 			return pv{}, false
 		}
 		start = nil
+		var unknown, otherwise pv
 		if c.is(tkKeyword, "unknown") {
-			rs.Unknown, ok = c.option()
+			unknown, ok = c.option()
 		}
 		if ok && c.is(tkKeyword, "otherwise") {
-			rs.Otherwise, ok = c.option()
+			otherwise, ok = c.option()
 		}
 		if ok {
+			rs.Unknown, rs.Otherwise = unknown.x, otherwise.x
+			// pmie builds a rule of each option's action once the
+			// options are complete
+			for _, o := range []pv{unknown, otherwise} {
+				if o.x != nil && o.v != vNull {
+					c.s.stmtRules++
+				}
+			}
 			rs.Loc = c.loc(first)
 			return pv{t: TypeRuleset, v: unaryVal(list, false), x: rs}, true
 		}
@@ -561,18 +573,17 @@ func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
 }
 
 // option parses "unknown -> action" or "otherwise -> action".
-func (c *pmieParser) option() (Expr, bool) {
+func (c *pmieParser) option() (pv, bool) {
 	c.advance()
 	if !c.is(tkPunct, "->") {
 		c.fail()
-		return nil, false
+		return pv{}, false
 	}
 	c.advance()
 	rp := &rpoint{want: TypeAction}
 	c.push(rp)
 	defer c.pop()
-	x, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
-	return x.x, ok
+	return c.operandAt(rp, TypeAction, 0, nil, nil)
 }
 
 // action parses an action: the word, an optional holdoff time, strings.

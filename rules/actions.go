@@ -27,8 +27,9 @@ func Actor(r *actions.Runner) eval.Actor {
 	return func(f *eval.Firing) eval.Truth {
 		cur = f
 		*ev = actions.Event{Kind: kinds[f.Kind], Rule: f.Rule, Time: f.Time, Text: f.Text,
-			Priority: f.Priority, Tag: f.Tag, Err: f.Err, Bindings: bindings}
+			Priority: f.Priority, Tag: f.Tag, Err: f.Err, Bindings: bindings, Key: f.Action}
 		ok := r.Run(ev)
+		f.Skipped = ev.Skipped
 		cur = nil
 		if ok {
 			return eval.True

@@ -84,6 +84,7 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 		}
 	}
 	syntax(-1)
+	comp.B.CountDropped(f.DroppedRules)
 	return true
 }
 

@@ -171,3 +171,41 @@ func TestStatsSameText(t *testing.T) {
 		t.Fatal("two rules share their counts")
 	}
 }
+
+// TestNumRulesDropped checks numrules for statements pmie builds rules in
+// and then drops (a taken name, a syntax error after a complete rule), as
+// pmcd.pmie.numrules showed for real pmie 6.0.3 running each text.
+func TestNumRulesDropped(t *testing.T) {
+	meta, err := archive.Open(alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer meta.Close()
+	cases := []struct {
+		text string
+		want int
+	}{
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = hinv.ncpu > 1 -> print "b";`, 2},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = hinv.ncpu > 1 -> print "b"; r1 = hinv.ncpu > 1 -> print "b";`, 3},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = hinv.ncpu > 1;`, 1},
+		{`r1 = hinv.ncpu > 0; r1 = hinv.ncpu > 1 -> print "b";`, 1},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = hinv.ncpu > 1 -> print "b" | print "c";`, 2},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = no.such > 1 -> print "b";`, 2},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = ruleset hinv.ncpu > 1 -> print "b" else hinv.ncpu > 0 -> print "c" unknown -> print "u" otherwise -> print "o";`, 5},
+		{`r1 = hinv.ncpu > 0 -> print "a"; r1 = hinv.ncpu > > 1 -> print "b";`, 1},
+		{`r2 = ruleset hinv.ncpu > 1 -> print "x" else hinv.ncpu > > 0 -> print "y"; r1 = hinv.ncpu > 0 -> print "a";`, 2},
+		{`r2 = hinv.ncpu > 1 -> print "x" & print "y" -> print "z"; r1 = hinv.ncpu > 0 -> print "a";`, 2},
+		{`r2 = ruleset hinv.ncpu > 1 -> print "x" unknown -> print "u" otherwise -> print "o" "p" 3; r1 = hinv.ncpu > 0 -> print "a";`, 4},
+	}
+	for _, c := range cases {
+		rt := &eval.Runtime{Clock: eval.NewClock()}
+		env := &eval.Env{Archive: true, DefaultConn: alpha, Runtime: rt,
+			Source: func(string) (eval.Source, error) { return ctxSource{meta}, nil }}
+		b := &eval.Builder{Env: env, Prepare: Prepare}
+		comp := &eval.Compiler{B: b, Prog: &eval.Program{}, Delta: 10, Clock: rt.Clock}
+		CompileParsed(comp, lang.ParsePmie("n.pmie", c.text), Loading{Diag: func(*lang.Diagnostic) {}})
+		if got := b.Rules(); got != c.want {
+			t.Errorf("%s\nnumrules %d, want %d", c.text, got, c.want)
+		}
+	}
+}

@@ -458,8 +458,9 @@ func (p *session) evaluate(ctx context.Context) int {
 	}
 	ctime := newCtime(p.loc)
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log:    func(msg string) { p.log.notify(rules.Error, msg) },
-		Syslog: (&actions.SystemLog{}).Send}
+		Log:          func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog:       (&actions.SystemLog{}).Send,
+		AlarmProgram: pcpconf.Get("PCP_XCONFIRM_PROG")}
 	p.rt.Act = rules.Actor(runner)
 	cfg := rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
