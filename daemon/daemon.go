@@ -86,6 +86,7 @@ type Counter interface {
 	Rules() []rules.RuleCounts
 	Hosts() []rules.HostCounts
 	AfterEval(f func())
+	TimeEvaluations(clock func() time.Time)
 }
 
 // alerterBox holds an Alerter for atomic access.
@@ -104,6 +105,7 @@ func New(cfg *wire.Settings, yaml []byte, stats Counter, opt Options) (*Daemon, 
 	}
 	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), view: newView()}
 	d.main = d.NewObserver()
+	stats.TimeEvaluations(opt.Now) // for the rules API's evaluationTime and the per-rule times
 	d.cfg.Store(cfg)
 	if d.wantsHelper(cfg) {
 		a := opt.StartAlerter(cfg, yaml)
@@ -341,8 +343,7 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 		s.Rules = d.view.snapshot(rs)
 	} else {
 		for _, c := range rs {
-			s.Rules = append(s.Rules, wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta,
-				Counts: wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}})
+			s.Rules = append(s.Rules, wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta, Counts: countsOf(&c)})
 		}
 	}
 	for _, h := range d.stats.Hosts() {
@@ -372,6 +373,12 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 		s.Receivers = a.Stats()
 	}
 	return s
+}
+
+// countsOf is a rule's counts as the HTTP endpoint and MMV file show them.
+func countsOf(c *rules.RuleCounts) wire.Counts {
+	return wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions,
+		EvalSeconds: c.EvalTime.Seconds(), LastEvalSeconds: c.LastEval.Seconds()}
 }
 
 // Reload reloads, as the HTTP endpoint asks.

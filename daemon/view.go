@@ -124,7 +124,7 @@ func (v *view) snapshot(counts []rules.RuleCounts) []wire.RuleView {
 			cp.File = v.files[members[c.Key][0].Key]
 		}
 		cp.Key = c.Key
-		cp.Counts = wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}
+		cp.Counts = countsOf(&c)
 		out = append(out, cp)
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A fleet's members each have their own engine, program and Stats; a
@@ -34,6 +35,7 @@ type StatsGroup struct {
 	parts map[string]*Stats
 	order []string // members, in the order they were added
 	after hooks
+	clock func() time.Time // TimeEvaluations's, for every member
 }
 
 // NewStatsGroup makes an empty group.
@@ -50,6 +52,9 @@ func (g *StatsGroup) Add(id string) *Stats {
 	}
 	s := NewStats()
 	s.AfterEval(g.after.call)
+	if g.clock != nil {
+		s.TimeEvaluations(g.clock)
+	}
 	g.parts[id] = s
 	g.order = append(g.order, id)
 	return s
@@ -89,6 +94,21 @@ func (g *StatsGroup) all() []*Stats {
 // (from that member's goroutine).
 func (g *StatsGroup) AfterEval(f func()) { g.after.add(f) }
 
+// TimeEvaluations has every member's evaluations timed by clock
+// (Stats.TimeEvaluations), those of members added later too.
+func (g *StatsGroup) TimeEvaluations(clock func() time.Time) {
+	g.mu.Lock()
+	g.clock = clock
+	parts := make([]*Stats, 0, len(g.parts))
+	for _, s := range g.parts {
+		parts = append(parts, s)
+	}
+	g.mu.Unlock()
+	for _, s := range parts {
+		s.TimeEvaluations(clock)
+	}
+}
+
 // Totals sums the members' totals.
 func (g *StatsGroup) Totals() Totals {
 	var t Totals
@@ -103,7 +123,8 @@ func (g *StatsGroup) Totals() Totals {
 }
 
 // Rules gives each rule's counts summed over the members running it,
-// keyed by BaseKey, in the order first met.
+// keyed by BaseKey, in the order first met: its EvalTime the members'
+// together, its LastEval the longest of their last evaluations.
 func (g *StatsGroup) Rules() []RuleCounts {
 	var out []RuleCounts
 	at := map[string]int{}
@@ -117,6 +138,8 @@ func (g *StatsGroup) Rules() []RuleCounts {
 				i = len(out) - 1
 			}
 			out[i].Counts.add(r.Counts)
+			out[i].EvalTime += r.EvalTime
+			out[i].LastEval = max(out[i].LastEval, r.LastEval)
 		}
 	}
 	return out
