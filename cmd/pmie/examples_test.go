@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,8 +56,10 @@ func TestAlertingExample(t *testing.T) {
 
 // TestFleetExample runs the README's fleet example: pmie -C accepts
 // examples/fleet/fleet.yaml and ha.yaml, and shard 1 of 2 of 50 stand-in
-// hosts (as internal/pmcdtest/farm -hot 10 serves them) logs the busy
-// hosts it owns, and only those, in their own logs.
+// hosts (as internal/pmcdtest/farm -hot 5 serves them) logs the busy
+// hosts it owns, and only those, in their own logs. (Ten busy hosts, on
+// ports of the moment: shard 1 owns none of them once in 1024 runs; then
+// shard 2 is run.)
 func TestFleetExample(t *testing.T) {
 	useNotifier(t)
 	dir := t.TempDir()
@@ -78,7 +82,7 @@ func TestFleetExample(t *testing.T) {
 	for i := range 50 {
 		s := pmcdtest.Start(t, rec.Namespace(fmt.Sprintf("standin%04d", i)))
 		scale := 1.0
-		if i%10 == 0 {
+		if i%5 == 0 {
 			scale = 10
 		}
 		s.SetDynamic(pmcdtest.Varying(time.Now(), 10*scale, scale))
@@ -94,16 +98,20 @@ func TestFleetExample(t *testing.T) {
 			t.Errorf("pmie --yaml-config %s -C: exit %d\n%s%s", yaml, code, out, errs)
 		}
 	}
-	p := startLive(t, "--yaml-config", filepath.Join(dir, "fleet.yaml"), "--shard", "1/2")
+	shard := 1
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(busy)), func(spec string) bool { return fleet.Owner(spec, 2) == 1 }) {
+		shard = 2
+	}
+	p := startLive(t, "--yaml-config", filepath.Join(dir, "fleet.yaml"), "--shard", fmt.Sprintf("%d/2", shard))
 	logOf := func(spec string) string {
 		b, _ := os.ReadFile(filepath.Join(dir, "logs", spec+".log"))
 		return string(b)
 	}
 	owned := 0
-	p.waitFor("the busy hosts of shard 1 logged", 20*time.Second, func() bool {
+	p.waitFor("the busy hosts of the shard logged", 20*time.Second, func() bool {
 		owned = 0
 		for spec, line := range busy {
-			if fleet.Owner(spec, 2) == 1 {
+			if fleet.Owner(spec, 2) == shard {
 				owned++
 				if !strings.Contains(logOf(spec), line) {
 					return false
@@ -114,11 +122,11 @@ func TestFleetExample(t *testing.T) {
 	})
 	p.stop()
 	for _, spec := range specs {
-		if l := logOf(spec); l != "" && (busy[spec] == "" || fleet.Owner(spec, 2) != 1) {
+		if l := logOf(spec); l != "" && (busy[spec] == "" || fleet.Owner(spec, 2) != shard) {
 			t.Errorf("%s (shard %d) logged:\n%s", spec, fleet.Owner(spec, 2), l)
 		}
 	}
 	if owned == 0 {
-		t.Error("shard 1 has no busy host: the example shows nothing")
+		t.Errorf("shard %d has no busy host: the example shows nothing", shard)
 	}
 }

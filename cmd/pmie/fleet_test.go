@@ -211,8 +211,21 @@ func TestFleetReload(t *testing.T) {
 		return strings.Contains(p.errs.String(), "the running configuration is kept")
 	})
 	time.Sleep(time.Second)
-	if n := hook.count("/hook"); n != 3 {
-		t.Errorf("%d alerts sent, want 3 (held off actions must not run again)", n)
+	var firing, resolved []string
+	hook.mu.Lock()
+	for _, b := range hook.bodies["/hook"] {
+		if strings.Contains(b, `"status":"resolved"`) {
+			resolved = append(resolved, b)
+		} else {
+			firing = append(firing, b)
+		}
+	}
+	hook.mu.Unlock()
+	if len(firing) != 3 {
+		t.Errorf("%d alerts sent, want 3 (held off actions must not run again): %q", len(firing), firing)
+	}
+	if len(resolved) != 1 || !strings.Contains(resolved[0], "many on host00") {
+		t.Errorf("resolved: %q, want host00's alert (its member removed)", resolved)
 	}
 	if strings.Count(logOf(1), "many on host01") != 1 {
 		t.Errorf("host 1, kept, logged:\n%s", logOf(1))
