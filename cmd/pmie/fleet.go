@@ -308,7 +308,7 @@ func (f *fleetRun) compile(m fleet.Member, sig [sha256.Size]byte) (*memberRun, e
 		if err := problems.Err(); err != nil {
 			errs = append(errs, err.Error())
 		}
-		markDerived(prog.Rules[n:], p.derivedSum)
+		markDerived(prog.Rules[n:], p.src.registry(), p.derivedSum)
 		for _, r := range prog.Rules[n:] {
 			r.Key = rules.MemberKey(r.Key, m.ID())
 			keys[r.Key] = path
