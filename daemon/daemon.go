@@ -93,6 +93,7 @@ func New(cfg *wire.Settings, yaml []byte, stats *rules.Stats, opt Options) (*Dae
 		opt.Log = func(rules.Level, string) {}
 	}
 	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), fired: map[string][]*alert.Alert{}, view: newView()}
+	stats.TimeEvaluations(opt.Now) // for the rules API's evaluationTime and the per-rule times
 	d.cfg.Store(cfg)
 	if d.wantsHelper(cfg) {
 		a := opt.StartAlerter(cfg, yaml)
@@ -303,8 +304,7 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 		s.Rules = d.view.snapshot(rs)
 	} else {
 		for _, c := range rs {
-			s.Rules = append(s.Rules, wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta,
-				Counts: wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}})
+			s.Rules = append(s.Rules, wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta, Counts: countsOf(&c)})
 		}
 	}
 	for _, h := range d.stats.Hosts() {
@@ -324,6 +324,12 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 		s.Receivers = a.Stats()
 	}
 	return s
+}
+
+// countsOf is a rule's counts as the HTTP endpoint and MMV file show them.
+func countsOf(c *rules.RuleCounts) wire.Counts {
+	return wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions,
+		EvalSeconds: c.EvalTime.Seconds(), LastEvalSeconds: c.LastEval.Seconds()}
 }
 
 // Reload reloads, as the HTTP endpoint asks.

@@ -21,6 +21,7 @@ const mmvEvery = 500 * time.Millisecond
 var mmvItems = map[string]uint32{
 	"rules": 1, "evaluations": 2, "outcomes.true": 3, "outcomes.false": 4, "outcomes.unknown": 5, "actions": 6,
 	"rule.evaluations": 10, "rule.true": 11, "rule.false": 12, "rule.unknown": 13, "rule.actions": 14,
+	"rule.eval_time": 15, "rule.last_eval_time": 16,
 	"host.fetches": 20, "host.errors": 21, "host.fetch_time": 22, "host.last_fetch_time": 23,
 	"receiver.sent": 30, "receiver.failed": 31, "receiver.dropped": 32, "receiver.queued": 33,
 	"reloads.success": 40, "reloads.failure": 41,
@@ -32,7 +33,7 @@ var mmvIndoms = map[string]struct {
 	short, help string
 }{
 	"rule":     {1, "pmie rules", "The rules pmie evaluates, by name."},
-	"host":     {2, "pmie's live hosts", "The hosts pmie fetches metrics from, by connection."},
+	"host":     {2, "pmie's hosts", "The hosts pmie fetches metrics from, by connection."},
 	"receiver": {3, "pmie's alert receivers", "The receivers of pmie's alerts, by name."},
 }
 

@@ -100,7 +100,7 @@ func (v *view) snapshot(counts []rules.RuleCounts) []wire.RuleView {
 		cp := *rv
 		cp.Bindings = append([]wire.BindingView(nil), rv.Bindings...)
 		cp.File = v.files[c.Key]
-		cp.Counts = wire.Counts{Evaluations: c.Evaluations, True: c.True, False: c.False, Unknown: c.Unknown, Actions: c.Actions}
+		cp.Counts = countsOf(&c)
 		out = append(out, cp)
 	}
 	return out

@@ -254,7 +254,10 @@ func matchInst(x *Node) {
 	want := x.Op == OpMatch
 	if a.tspan > 0 {
 		in, out := a.newestTruths(), x.newestTruths()
-		ms := a.metrics.m
+		var ms []*Metric
+		if a.metrics != nil { // nil for a constant operand
+			ms = a.metrics.m
+		}
 		mi, i := 0, 0
 		for n := 0; n < a.tspan; n++ {
 			var t Truth

@@ -40,6 +40,12 @@ type ReceiverConfig struct {
 
 	Command []string // exec: the program and its arguments
 
+	// SendResolved (exec and webhook) says whether the receiver is told,
+	// as an alert of status resolved, when the bindings an action fired
+	// for stop making the rule true (as Alertmanager's webhook_config's
+	// send_resolved, and like it true unless set).
+	SendResolved bool
+
 	// URLs: webhook: where to POST (one); alertmanager: the base URL of
 	// each Alertmanager, every one of which is sent every alert.
 	URLs    []string
@@ -214,9 +220,9 @@ func labels(d *yamlcfg.Decoder, m map[string]any, key string) map[string]string 
 }
 
 var receiverKeys = map[string][]string{
-	"exec":         {"name", "type", "queue", "timeout", "command"},
-	"webhook":      {"name", "type", "queue", "timeout", "url", "headers", "retries", "backoff"},
-	"alertmanager": {"name", "type", "queue", "timeout", "url", "urls", "headers", "retries", "backoff", "resolve_timeout", "resend_interval", "generator_url"},
+	"exec":         {"name", "type", "queue", "timeout", "command", "send_resolved"},
+	"webhook":      {"name", "type", "queue", "timeout", "url", "headers", "retries", "backoff", "send_resolved"},
+	"alertmanager": {"name", "type", "queue", "timeout", "url", "urls", "headers", "retries", "backoff", "resolve_timeout", "resend_interval", "generator_url", "send_resolved"},
 }
 
 func decodeReceiver(d *yamlcfg.Decoder, x any, key string) (ReceiverConfig, bool) {
@@ -227,7 +233,8 @@ func decodeReceiver(d *yamlcfg.Decoder, x any, key string) (ReceiverConfig, bool
 	}
 	n := d.Count()
 	r := ReceiverConfig{Queue: DefaultQueue, Timeout: DefaultTimeout, Retries: DefaultRetries,
-		Backoff: DefaultBackoff, ResolveTimeout: DefaultResolveTimeout, ResendInterval: DefaultResendInterval}
+		Backoff: DefaultBackoff, ResolveTimeout: DefaultResolveTimeout, ResendInterval: DefaultResendInterval,
+		SendResolved: true}
 	r.Name = d.Name(m, key, "name")
 	if r.Name == "" && d.Count() == n {
 		d.Errorf(key+".name", "required")
@@ -241,6 +248,14 @@ func decodeReceiver(d *yamlcfg.Decoder, x any, key string) (ReceiverConfig, bool
 	d.Unknown(m, key, keys)
 	d.Int(m, key, "queue", &r.Queue, 1, MaxQueue)
 	d.Duration(m, key, "timeout", &r.Timeout, time.Millisecond, time.Hour)
+	if r.Type == "alertmanager" {
+		r.SendResolved = false // Alertmanager is told of resolutions as part of an alert's life
+		if _, ok := m["send_resolved"]; ok {
+			d.Errorf(key+".send_resolved", "not for alertmanager receivers: Alertmanager is always told when an alert resolves (its own receivers' send_resolved decides what it passes on)")
+		}
+	} else {
+		d.Bool(m, key, "send_resolved", &r.SendResolved)
+	}
 	if r.Type == "exec" {
 		r.Command = d.StrList(m, key, "command")
 		checkCommand(d, key+".command", r.Command)

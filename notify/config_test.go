@@ -37,6 +37,9 @@ default_receiver: hook
 	if hook.Headers["x-token"] != "abc" {
 		t.Errorf("headers = %v", hook.Headers)
 	}
+	if !hook.SendResolved || am.SendResolved {
+		t.Errorf("send_resolved: webhook %v (want true by default), alertmanager %v", hook.SendResolved, am.SendResolved)
+	}
 	if am.ResolveTimeout != 10*time.Minute || am.ResendInterval != DefaultResendInterval {
 		t.Errorf("alertmanager times: %+v", am)
 	}
@@ -58,6 +61,12 @@ func TestConfigErrors(t *testing.T) {
 			"x.yaml:2:36: receivers[0].command: must be a list, not a string\nx.yaml:2:36: receivers[0].command: required: the program and its arguments, as a list"},
 		{"exec unknown key", "receivers:\n  - {name: a, type: exec, command: [/bin/true], url: http://a}\n", "x.yaml:2:49: receivers[0].url: unknown key"},
 		{"webhook no url", "receivers:\n  - {name: a, type: webhook}\n", "x.yaml:2:5: receivers[0].url: required"},
+		{"send_resolved not a boolean", "receivers:\n  - {name: a, type: webhook, url: 'http://a', send_resolved: yes}\n",
+			"x.yaml:2:62: receivers[0].send_resolved: must be true or false, not \"yes\""},
+		{"send_resolved a number", "receivers:\n  - {name: a, type: exec, command: [/bin/true], send_resolved: 1}\n",
+			"x.yaml:2:64: receivers[0].send_resolved: must be true or false, not a number"},
+		{"send_resolved for alertmanager", "receivers:\n  - {name: a, type: alertmanager, url: 'http://a', send_resolved: false}\n",
+			"x.yaml:2:67: receivers[0].send_resolved: not for alertmanager receivers: Alertmanager is always told when an alert resolves (its own receivers' send_resolved decides what it passes on)"},
 		{"webhook bad url", "receivers:\n  - {name: a, type: webhook, url: 'ftp://x'}\n", "x.yaml:2:35: receivers[0].url: must be an http:// or https:// URL, not \"ftp://x\""},
 		{"bad duration", "receivers:\n  - {name: a, type: webhook, url: 'http://x', timeout: 5}\n",
 			"x.yaml:2:56: receivers[0].timeout: must be a duration such as \"10s\" or \"5m\", not a number"},

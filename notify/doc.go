@@ -17,7 +17,10 @@
 // the configuration's time zone), the per-receiver queues and the
 // receivers, and the life of Alertmanager alerts (lifecycle.go): they
 // follow their rule's truth at each evaluation, whatever the action's
-// holdoff, and endsAt is worked out when an alert is sent, never before.
+// holdoff, and endsAt is worked out when an alert is sent, never before;
+// exec and webhook receivers with send_resolved (the default) are told,
+// as alerts of status resolved, when the bindings an action fired for
+// stop making its rule true (resolved.go).
 // A configuration can be replaced while it runs (Apply): receivers whose
 // settings are unchanged keep their queues, counts and alerts.
 //

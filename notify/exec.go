@@ -19,9 +19,9 @@ import (
 // variables in its environment. The program runs in a process group of
 // its own, so that at its timeout it is killed with all its children.
 type execSender struct {
-	cfg *ReceiverConfig
-	log func(string)
-	run func(ctx context.Context, r *ReceiverConfig, env []string, stdin []byte) error
+	cfg  *ReceiverConfig
+	info func(string) // what the program wrote on stderr, when it succeeded
+	run  func(ctx context.Context, r *ReceiverConfig, env []string, stdin []byte) error
 }
 
 // stderrLimit is how much of a program's standard error is kept for the
@@ -38,8 +38,12 @@ func (e *execSender) send(ctx context.Context, a *Alert) error {
 		return e.run(ctx, e.cfg, env, append(body, '\n'))
 	}
 	msg, err := runGroup(ctx, e.cfg, env, append(body, '\n'))
-	if err == nil && msg != "" && e.log != nil {
-		e.log(fmt.Sprintf("alerting: receiver %s: rule %s: %s said: %s", e.cfg.Name, a.Rule, e.cfg.Command[0], msg))
+	if err == nil && msg != "" && e.info != nil {
+		// it succeeded: what it said is news, not an error (a failure's
+		// text is in err), each line of it as a message of its own
+		for _, line := range strings.Split(msg, "\n") {
+			e.info(fmt.Sprintf("alerting: receiver %s: rule %s: %s said: %s", e.cfg.Name, a.Rule, e.cfg.Command[0], line))
+		}
 	}
 	return err
 }
@@ -82,13 +86,20 @@ func alertEnv(a *Alert, receiver string) []string {
 	for i, b := range a.Bindings {
 		values[i] = b.Value
 	}
+	ends := ""
+	if !a.EndsAt.IsZero() {
+		ends = a.EndsAt.Format(time.RFC3339Nano)
+	}
 	return []string{
 		"PMIE_RECEIVER=" + receiver,
 		"PMIE_RULE=" + a.Rule,
+		"PMIE_STATUS=" + a.Status,
 		"PMIE_ACTION=" + a.Action,
 		"PMIE_MESSAGE=" + a.Message,
 		"PMIE_TIME=" + a.Time.Format(time.RFC3339Nano),
 		"PMIE_TIMESTAMP=" + strconv.FormatInt(a.Time.Unix(), 10),
+		"PMIE_STARTS_AT=" + a.StartsAt.Format(time.RFC3339Nano),
+		"PMIE_ENDS_AT=" + ends,
 		"PMIE_HOSTS=" + strings.Join(a.Hosts, "\n"),
 		"PMIE_INSTANCES=" + strings.Join(a.Insts, "\n"),
 		"PMIE_VALUES=" + strings.Join(values, "\n"),

@@ -52,14 +52,20 @@ type Evaluation struct {
 	Resume bool
 }
 
-// tracked is the Alertmanager alerts of one rule.
+// tracked is the alerts of one rule: its Alertmanager alerts, and the
+// bindings its actions fired for to exec and webhook receivers that are
+// to be told when they resolve (resolved.go).
 type tracked struct {
 	rule      string
 	receivers []string // alertmanager receivers they go to
 	action    string   // of the last action fired
 	summary   string   // its message
 	members   map[string]*member
+	hooks     map[string]*hookMember // by binding (host, instance)
 }
+
+// done says whether nothing of a tracked rule is left to follow.
+func (tr *tracked) done() bool { return len(tr.receivers) == 0 && len(tr.hooks) == 0 }
 
 // member is one alert of a tracked rule: one binding.
 type member struct {
@@ -91,24 +97,39 @@ func (n *Notifier) Evaluated(ev *Evaluation) {
 	var am []string
 	var last *Alert
 	for _, a := range ev.Fired {
+		if a.Status == "" { // from a sender that does not set them
+			a.Status, a.StartsAt = alert.Firing, a.Time
+		}
+		var queued, resolving []*receiver
 		for _, name := range n.route(n.cfg, a) {
 			r := n.recvs[name]
 			switch {
 			case r == nil:
 			case r.q != nil:
-				if !ev.Resume {
-					r.push(a, n.log)
+				queued = append(queued, r)
+				if r.cfg.SendResolved {
+					resolving = append(resolving, r)
 				}
 			default:
 				am = alert.AppendNew(am, name)
 				last = a
 			}
 		}
+		if len(resolving) > 0 {
+			if tr == nil {
+				tr = n.newTracked(ev.Key)
+			}
+			tr.hookFired(a, resolving) // before it is sent: it sets a.StartsAt
+		}
+		if !ev.Resume {
+			for _, r := range queued {
+				r.push(a, n.log)
+			}
+		}
 	}
 	if len(am) > 0 {
 		if tr == nil {
-			tr = &tracked{members: map[string]*member{}}
-			n.track[ev.Key] = tr
+			tr = n.newTracked(ev.Key)
 		}
 		for _, name := range am {
 			tr.receivers = alert.AppendNew(tr.receivers, name)
@@ -121,12 +142,40 @@ func (n *Notifier) Evaluated(ev *Evaluation) {
 	tr.rule = ev.Rule
 	switch ev.Truth {
 	case True:
-		n.refresh(tr, ev)
+		bs := bindingsOf(ev)
+		n.refresh(tr, ev, bs)
+		n.hookRefresh(tr, bs, ev.Time)
+		if tr.done() {
+			delete(n.track, ev.Key)
+		}
 	case False:
 		n.resolveAll(tr, ev.Time)
 		delete(n.track, ev.Key)
 	}
 }
+
+// newTracked starts following the alerts of the rule of key.
+func (n *Notifier) newTracked(key string) *tracked {
+	tr := &tracked{members: map[string]*member{}, hooks: map[string]*hookMember{}}
+	n.track[key] = tr
+	return tr
+}
+
+// bindingsOf gives the bindings of a true evaluation: one without host
+// or instance if it has none.
+func bindingsOf(ev *Evaluation) []Binding {
+	var bs []Binding
+	if ev.Bindings != nil {
+		bs = ev.Bindings()
+	}
+	if len(bs) == 0 {
+		bs = []Binding{{}}
+	}
+	return bs
+}
+
+// bindingKey identifies a binding among a rule's.
+func bindingKey(b Binding) string { return b.Host + "\x00" + b.Inst }
 
 // Removed resolves the alerts of rules no longer in force (by key).
 func (n *Notifier) Removed(keys []string, now time.Time) {
@@ -143,17 +192,13 @@ func (n *Notifier) Removed(keys []string, now time.Time) {
 // refresh brings a true rule's alerts up to date: new bindings fire,
 // bindings gone are resolved, and alerts not sent for resend_interval are
 // sent again.
-func (n *Notifier) refresh(tr *tracked, ev *Evaluation) {
-	var bs []Binding
-	if ev.Bindings != nil {
-		bs = ev.Bindings()
-	}
-	if len(bs) == 0 {
-		bs = []Binding{{}}
+func (n *Notifier) refresh(tr *tracked, ev *Evaluation, bs []Binding) {
+	if len(tr.receivers) == 0 {
+		return
 	}
 	current := make(map[string]bool, len(bs))
 	for _, b := range bs {
-		k := b.Host + "\x00" + b.Inst
+		k := bindingKey(b)
 		current[k] = true
 		m := tr.members[k]
 		if m == nil {
@@ -232,6 +277,7 @@ func (n *Notifier) resolveAll(tr *tracked, t time.Time) {
 	for _, m := range tr.members {
 		n.resolve(tr, m, t)
 	}
+	n.hookResolve(tr, sortedMembers(tr.hooks), t)
 }
 
 // retrack fits the tracked alerts to a new configuration: receivers gone
@@ -249,6 +295,9 @@ func (n *Notifier) retrack(relabel bool) {
 			}
 		}
 		tr.receivers = keep
+		if len(keep) == 0 {
+			clear(tr.members)
+		}
 		for _, m := range tr.members {
 			if relabel {
 				n.resolve(tr, m, now)
@@ -263,7 +312,8 @@ func (n *Notifier) retrack(relabel bool) {
 				}
 			}
 		}
-		if len(tr.receivers) == 0 {
+		n.hookRetrack(tr)
+		if tr.done() {
 			delete(n.track, key)
 		}
 	}
@@ -288,7 +338,7 @@ func (n *Notifier) beat(h *Heartbeat, t time.Time) {
 		switch {
 		case r == nil:
 		case r.q != nil:
-			a := &Alert{Rule: h.Name, Action: "heartbeat", Time: t.UTC(), Message: msg,
+			a := &Alert{Rule: h.Name, Status: alert.Firing, Action: "heartbeat", Time: t.UTC(), StartsAt: t.UTC(), Message: msg,
 				Hosts: []string{}, Insts: []string{}, Bindings: []Binding{}, Labels: n.cfg.Labels}
 			if host != "" {
 				a.Hosts = []string{host}

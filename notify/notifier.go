@@ -24,6 +24,10 @@ type Options struct {
 	// Log reports failures to send, drops, recoveries and bad
 	// conditions; it may be called from any goroutine.
 	Log func(msg string)
+	// Info reports what is worth knowing but went well: what an exec
+	// receiver's program wrote on its standard error when it succeeded,
+	// one line a call. nil uses Log.
+	Info func(msg string)
 	// Client makes HTTP requests; nil uses a client of its own (each
 	// request has its receiver's timeout).
 	Client *http.Client
@@ -69,6 +73,9 @@ func New(cfg *Config, opt Options) *Notifier {
 	}
 	if opt.Log == nil {
 		opt.Log = func(string) {}
+	}
+	if opt.Info == nil {
+		opt.Info = opt.Log
 	}
 	n := &Notifier{opt: opt, log: opt.Log, recvs: map[string]*receiver{}, track: map[string]*tracked{},
 		beatStart: map[string]time.Time{}}

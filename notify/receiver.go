@@ -42,7 +42,7 @@ func (n *Notifier) startReceiver(rc ReceiverConfig) *receiver {
 		}
 		return r
 	case "exec":
-		r.s = &execSender{cfg: &r.cfg, log: n.log, run: n.opt.Exec}
+		r.s = &execSender{cfg: &r.cfg, info: n.opt.Info, run: n.opt.Exec}
 	case "webhook":
 		r.s = &webhook{cfg: &r.cfg, client: n.opt.Client}
 	}

@@ -26,7 +26,8 @@ func sample() *actions.Event {
 		}}
 }
 
-const sampleJSON = `{"rule":"cpu_hot","action":"syslog","time":"2023-11-14T22:13:20.25Z","message":"cpu hot",` +
+const sampleJSON = `{"rule":"cpu_hot","status":"firing","action":"syslog","time":"2023-11-14T22:13:20.25Z",` +
+	`"startsAt":"2023-11-14T22:13:20.25Z","message":"cpu hot",` +
 	`"hosts":["alpha"],"instances":["cpu0","cpu1"],"bindings":[{"host":"alpha","instance":"cpu0","value":"0.95"},` +
 	`{"host":"alpha","instance":"cpu1","value":"0.97"}],"labels":{"team":"ops"}}`
 
@@ -163,8 +164,9 @@ default_receiver: run
 	}
 	env, _ := os.ReadFile(filepath.Join(dir, "env"))
 	// multi-line values show as further lines of env's output
-	wantEnv := "PMIE_ACTION=syslog\nPMIE_HOSTS=alpha\nPMIE_INSTANCES=cpu0\nPMIE_MESSAGE=cpu hot\nPMIE_RECEIVER=run\n" +
-		"PMIE_RULE=cpu_hot\nPMIE_TIME=2023-11-14T22:13:20.25Z\nPMIE_TIMESTAMP=1700000000\nPMIE_VALUES=0.95\n"
+	wantEnv := "PMIE_ACTION=syslog\nPMIE_ENDS_AT=\nPMIE_HOSTS=alpha\nPMIE_INSTANCES=cpu0\nPMIE_MESSAGE=cpu hot\nPMIE_RECEIVER=run\n" +
+		"PMIE_RULE=cpu_hot\nPMIE_STARTS_AT=2023-11-14T22:13:20.25Z\nPMIE_STATUS=firing\nPMIE_TIME=2023-11-14T22:13:20.25Z\n" +
+		"PMIE_TIMESTAMP=1700000000\nPMIE_VALUES=0.95\n"
 	if got := keepPmie(string(env)); got != wantEnv {
 		t.Errorf("environment:\n%s\nwant\n%s", got, wantEnv)
 	}
@@ -179,6 +181,28 @@ func keepPmie(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestExecStderr checks that what a program that succeeds writes on its
+// standard error is reported as information, each line of it, and not
+// as a failure; a program that fails has it in its failure.
+func TestExecStderr(t *testing.T) {
+	cfg := mustParse(t, `
+receivers:
+  - {name: chatty, type: exec, command: [/bin/sh, -c, 'printf "paged\nticket 42\n" >&2']}
+default_receiver: chatty
+`)
+	var mu sync.Mutex
+	var errs, infos []string
+	n := New(cfg, Options{Log: func(m string) { mu.Lock(); errs = append(errs, m); mu.Unlock() },
+		Info: func(m string) { mu.Lock(); infos = append(infos, m); mu.Unlock() }})
+	n.Notify(sample())
+	n.Close(context.Background())
+	want := "alerting: receiver chatty: rule cpu_hot: /bin/sh said: paged\n" +
+		"alerting: receiver chatty: rule cpu_hot: /bin/sh said: ticket 42"
+	if len(errs) != 0 || strings.Join(infos, "\n") != want {
+		t.Errorf("errors %q, information %q; want no errors, information:\n%s", errs, infos, want)
+	}
 }
 
 func TestExecFailure(t *testing.T) {

@@ -38,6 +38,13 @@
 // schedule, so a reload causes no extra evaluation, and rules gone are
 // reported (Config.Removed) so that their alerts resolve.
 //
+// Connections to hosts still fetched from at the same interval are kept.
+// A reload that redefines derived metrics keeps them too when its
+// Candidate can rewrap them (pmie's does: the same pmcd connection seen
+// through the new definitions), so the rules carried over lose no
+// sample; rules reading derived metrics carry the definitions' checksum
+// in their Key and start afresh.
+//
 // A task's rules are an eval.Group: their common sub-expressions (a
 // metric several rules read, a comparison repeated) are computed once a
 // step for all (eval.Regroup), and a metric they share is delivered to

@@ -169,8 +169,12 @@ func (e *Engine) Flush() error { return e.out.Flush() }
 // openArchives opens each task's own context on each archive, positioned
 // at the start and stepping by the task's interval.
 func (e *Engine) openArchives() error {
+	timed := e.stats.timer() != nil
 	for _, t := range e.tasks {
 		for _, h := range t.hosts {
+			if timed {
+				h.counts = e.stats.host(h.conn)
+			}
 			ctx, err := e.cfg.Open(h.conn)
 			if err != nil {
 				return fmt.Errorf("cannot open archive %s\npmNewContext: %w", h.conn, err)
@@ -215,7 +219,7 @@ func (e *Engine) Run(ctx context.Context) error {
 // runArchive steps each task through the archives on its own schedule,
 // its fetches running ahead of its evaluations (see pipeline.go).
 func (e *Engine) runArchive() error {
-	p := startPipeline(e.tasks, e.cfg.Start, e.cfg.Stop)
+	p := startPipeline(e.tasks, e.cfg.Start, e.cfg.Stop, e.stats.timer())
 	defer p.stop()
 	for b := range p.ready {
 		for i := range b.steps {
@@ -248,11 +252,24 @@ func (e *Engine) evalStep(s *step) error {
 // prints their values.
 func (e *Engine) evalTask(t *task, now float64) {
 	t.group.Begin()
+	clock := e.stats.timer()
+	var mark time.Time
+	if clock != nil {
+		mark = clock()
+	}
 	for i, r := range t.rules {
 		st := t.stats[i]
 		e.rt.Tally = st
 		if r.Eval(e.rt) {
 			st.evaluated()
+		}
+		if clock != nil {
+			// one reading a rule: the rule's time runs from the end of
+			// the one before (common sub-expressions are charged to the
+			// first rule that evaluates them)
+			end := clock()
+			st.took(end.Sub(mark))
+			mark = end
 		}
 	}
 	e.rt.Tally = nil

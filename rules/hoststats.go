@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// HostCounts are the counts of a live host's fetches.
+// HostCounts are the counts of a host's fetches: a live host's, or an
+// archive's when fetches are timed (Stats.TimeEvaluations).
 type HostCounts struct {
 	Conn    string        // the host's connection (pmcd host specification)
 	Fetches uint64        // fetches finished (answered or failed)
@@ -42,7 +43,7 @@ func (s *Stats) host(conn string) *hostCounters {
 	return c
 }
 
-// fetched counts one live fetch from a host.
+// fetched counts one fetch from a host.
 func (c *hostCounters) fetched(d time.Duration, err error) {
 	c.fetches.Add(1)
 	if err != nil {
@@ -52,7 +53,8 @@ func (c *hostCounters) fetched(d time.Duration, err error) {
 	c.last.Store(int64(d))
 }
 
-// Hosts returns the counts of each live host fetched from, by connection.
+// Hosts returns the counts of each host fetched from, by connection: live
+// hosts, and archives if fetches are timed.
 func (s *Stats) Hosts() []HostCounts {
 	s.hostsMu.Lock()
 	defer s.hostsMu.Unlock()

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -45,12 +46,13 @@ type pipeline struct {
 	free  chan *batch   // evaluated, for the fetcher to fill again
 	quit  chan struct{} // the engine has stopped
 	wg    sync.WaitGroup
+	clock func() time.Time // times the fetches counted (hostFetch.counts)
 }
 
 // startPipeline starts fetching the evaluations of the tasks, from start
 // to stop on each task's schedule, in the order runArchive evaluates them.
-func startPipeline(tasks []*task, start, stop float64) *pipeline {
-	p := &pipeline{ready: make(chan *batch, 2), free: make(chan *batch, 2), quit: make(chan struct{})}
+func startPipeline(tasks []*task, start, stop float64, clock func() time.Time) *pipeline {
+	p := &pipeline{ready: make(chan *batch, 2), free: make(chan *batch, 2), quit: make(chan struct{}), clock: clock}
 	for range 2 {
 		p.free <- &batch{steps: make([]step, 0, batchSteps)}
 	}
@@ -83,7 +85,7 @@ func (p *pipeline) run(tasks []*task, start, stop float64) {
 		for len(b.steps) < cap(b.steps) && len(q) > 0 && q[0].when <= stop && !failed {
 			t := q[0]
 			s := b.next(t)
-			failed = fetchArchive(t, s) != nil
+			failed = p.fetchArchive(t, s) != nil
 			t.tick++
 			t.when = t.epoch + float64(t.tick)*t.delta
 			q = enqueue(q[1:], t)
@@ -114,7 +116,7 @@ func (b *batch) next(t *task) *step {
 
 // fetchArchive runs a task's fetches from its archives into s. Only a
 // fetch failing on a bad record is fatal: it is also s.err.
-func fetchArchive(t *task, s *step) error {
+func (p *pipeline) fetchArchive(t *task, s *step) error {
 	for i, h := range t.hosts {
 		f := &s.hosts[i]
 		if h.ctx == nil || len(h.ids) == 0 {
@@ -122,7 +124,13 @@ func fetchArchive(t *task, s *step) error {
 			f.err = pmapi.ErrNoData
 			continue
 		}
-		f.err = h.ctx.Fetch(h.ids, &f.result)
+		if h.counts != nil {
+			start := p.clock()
+			f.err = h.ctx.Fetch(h.ids, &f.result)
+			h.counts.fetched(p.clock().Sub(start), f.err)
+		} else {
+			f.err = h.ctx.Fetch(h.ids, &f.result)
+		}
 		if pmapi.Code(f.err) == pmapi.ErrLogRec {
 			// pmie's words, then where in the archive, if known
 			s.err = fmt.Errorf("pmFetch failed: %w", f.err)

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"math"
+	"sync"
 
 	"github.com/gopcp/pmie/eval"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // Candidate is a whole configuration, loaded and checked in full, ready
@@ -11,9 +13,17 @@ import (
 type Candidate struct {
 	Builder *eval.Builder
 	Program *eval.Program
-	// Reconnect says that the hosts' connections cannot be carried over:
-	// what they read has changed (derived metrics were redefined).
+	// Reconnect says that the hosts' contexts cannot be carried over as
+	// they are: what they read has changed (derived metrics were
+	// redefined).
 	Reconnect bool
+	// Rewrap, if set, lets a reload with Reconnect keep the connections:
+	// it gives the context to fetch with in place of old, the same
+	// connection seen through the new configuration, or nil if it
+	// cannot (the host is then connected anew). It is called on the
+	// engine's goroutine as the rules switch, for connections not in use,
+	// several at once (one goroutine a connection).
+	Rewrap func(conn string, old pmapi.Context) pmapi.Context
 	// Apply, if set, switches whatever else the configuration holds
 	// (alerting, schedules) at the moment the rules switch: on the
 	// engine's goroutine, between two evaluations.
@@ -50,7 +60,7 @@ type pending struct {
 // running one, so that it carries on with its sample history, rising and
 // falling memory and holdoff times; its task keeps its schedule, so a
 // reload causes no extra evaluation. Connections to hosts still used are
-// kept unless c.Reconnect. Rules that are gone are reported to
+// kept unless c.Reconnect without c.Rewrap. Rules that are gone are reported to
 // Config.Removed.
 func (e *Engine) Reload(c *Candidate) <-chan Switched {
 	p := &pending{c: c, done: make(chan Switched, 1)}
@@ -132,15 +142,23 @@ func (e *Engine) applyReload(p *pending, now float64) {
 	e.b, e.rt = c.Builder, c.Builder.Env.Runtime
 	e.tasks = groupTasks(c.Program, e.stats.load(c.Program, c.Builder.Rules()),
 		func(r *eval.Rule) bool { return from[r] == nil })
+	var rewrap []*hostFetch
 	for _, t := range e.tasks {
 		e.schedule(t, from, now)
 		for _, h := range t.hosts {
-			if c.Reconnect {
+			switch {
+			case c.Reconnect && c.Rewrap == nil:
 				h.live, h.down = &liveHost{}, true
-			} else {
+			default:
 				h.adopt(oldTasks, t.delta)
+				if c.Reconnect && h.ctx != nil {
+					rewrap = append(rewrap, h)
+				}
 			}
 		}
+	}
+	rewrapAll(rewrap, c.Rewrap)
+	for _, t := range e.tasks {
 		if t.waits() && t.retry == 0 {
 			t.retry = math.Min(retryMin, t.delta)
 		}
@@ -161,6 +179,27 @@ func (e *Engine) applyReload(p *pending, now float64) {
 	if e.cfg.Removed != nil && len(removed) > 0 {
 		e.cfg.Removed(removed, now)
 	}
+}
+
+// rewrapAll has the connections adopted by hs seen through a new
+// configuration (Candidate.Rewrap), one goroutine a connection, as each
+// may ask its pmcd about the metrics; a connection that cannot be is
+// closed, and its host connected anew.
+func rewrapAll(hs []*hostFetch, rewrap func(string, pmapi.Context) pmapi.Context) {
+	var wg sync.WaitGroup
+	for _, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if nc := rewrap(h.conn, h.ctx); nc != nil {
+				h.ctx = nc
+				return
+			}
+			h.live.stop(h.ctx)
+			h.ctx, h.live, h.down = nil, &liveHost{}, true
+		}()
+	}
+	wg.Wait()
 }
 
 // carried is a running rule and its task, at a reload.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopcp/pmie/eval"
 )
@@ -26,6 +27,7 @@ type Stats struct {
 	numRules int
 	expected float32
 	after    []func()
+	clock    func() time.Time // times evaluations, if set (TimeEvaluations)
 
 	total counters
 
@@ -77,6 +79,10 @@ type RuleCounts struct {
 	Key   string  // the rule's identity across reloads
 	Delta float64 // its interval, seconds
 	Counts
+	// LastEval and EvalTime are how long its last evaluation took and
+	// all of them together (its actions run included), if evaluations
+	// are timed (Stats.TimeEvaluations); else zero.
+	LastEval, EvalTime time.Duration
 }
 
 // RuleStats is one rule's counts as the engine updates them. It is the
@@ -87,6 +93,8 @@ type RuleStats struct {
 	delta float64
 	c     counters
 	total *counters
+
+	last, spent atomic.Int64 // nanoseconds: the last evaluation, all of them
 }
 
 // Outcome counts a rule's outcome (eval.Tally).
@@ -116,6 +124,31 @@ func (r *RuleStats) evaluated() {
 	r.total.evaluations.Add(1)
 }
 
+// took records how long an evaluation of the rule took.
+func (r *RuleStats) took(d time.Duration) {
+	r.last.Store(int64(d))
+	r.spent.Add(int64(d))
+}
+
+// TimeEvaluations has the engine time each rule's evaluations by clock
+// (a monotonic one, such as time.Now, safe to call from several
+// goroutines), for RuleCounts' LastEval and EvalTime, and count and time
+// the fetches from archives as it does those from live hosts (Hosts).
+// Untimed, evaluation and archive fetches read no clock. It must be
+// called before the engine runs.
+func (s *Stats) TimeEvaluations(clock func() time.Time) {
+	s.mu.Lock()
+	s.clock = clock
+	s.mu.Unlock()
+}
+
+// timer is the clock evaluations are timed by, or nil.
+func (s *Stats) timer() func() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock
+}
+
 // Totals returns the process's counts.
 func (s *Stats) Totals() Totals {
 	s.mu.Lock()
@@ -131,7 +164,8 @@ func (s *Stats) Rules() []RuleCounts {
 	defer s.mu.Unlock()
 	out := make([]RuleCounts, len(s.rules))
 	for i, r := range s.rules {
-		out[i] = RuleCounts{Name: r.name, Key: r.key, Delta: r.delta, Counts: r.c.snapshot()}
+		out[i] = RuleCounts{Name: r.name, Key: r.key, Delta: r.delta, Counts: r.c.snapshot(),
+			LastEval: time.Duration(r.last.Load()), EvalTime: time.Duration(r.spent.Load())}
 	}
 	return out
 }

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"io"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/lang"
@@ -50,7 +52,10 @@ func compileAlpha(t *testing.T, meta *archive.Context, text string) (*eval.Build
 }
 
 // runStats evaluates text over alpha and returns the engine's counts.
-func runStats(t *testing.T, text string) *Stats {
+func runStats(t *testing.T, text string) *Stats { return runStatsOn(t, text, nil) }
+
+// runStatsOn is runStats counting into stats (nil: new ones).
+func runStatsOn(t *testing.T, text string, stats *Stats) *Stats {
 	t.Helper()
 	meta, err := archive.Open(alpha)
 	if err != nil {
@@ -65,7 +70,7 @@ func runStats(t *testing.T, text string) *Stats {
 			c.Close()
 		}
 	}()
-	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Out: io.Discard,
+	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Out: io.Discard, Stats: stats,
 		Open: func(conn string) (pmapi.Context, error) {
 			c, err := archive.Open(conn)
 			if err == nil {
@@ -79,6 +84,44 @@ func runStats(t *testing.T, text string) *Stats {
 		t.Fatal(err)
 	}
 	return e.Stats()
+}
+
+// TestEvaluationTimes checks that timed evaluations give each rule how
+// long its last evaluation took and all of them together, and that the
+// archive's fetches are counted and timed: here by a clock that moves
+// 1 ms each time it is read (once before a task's rules and once after
+// each; twice a fetch, from the fetching goroutine too, which may add
+// to a rule's time).
+func TestEvaluationTimes(t *testing.T) {
+	var ticks atomic.Int64
+	clock := func() time.Time { return time.Unix(0, ticks.Add(1)*int64(time.Millisecond)) }
+	s := NewStats()
+	s.TimeEvaluations(clock)
+	runStatsOn(t, statsRules, s)
+	total := time.Duration(ticks.Load()) * time.Millisecond
+	var spent time.Duration
+	for _, r := range s.Rules() {
+		if r.LastEval < time.Millisecond || r.EvalTime < time.Duration(r.Evaluations)*time.Millisecond {
+			t.Errorf("%s: last %v, in all %v over %d evaluations; want at least 1ms each", r.Name, r.LastEval, r.EvalTime, r.Evaluations)
+		}
+		spent += r.EvalTime
+	}
+	hosts := s.Hosts()
+	if len(hosts) != 1 || hosts[0].Conn != alpha || hosts[0].Fetches != 13 || hosts[0].Errors != 0 ||
+		hosts[0].Time < 13*time.Millisecond || hosts[0].Last < time.Millisecond {
+		t.Errorf("archive fetches %+v, want 13 of %s, timed", hosts, alpha)
+	} else if spent+hosts[0].Time > total {
+		t.Errorf("rules %v and fetches %v, more than the clock moved (%v)", spent, hosts[0].Time, total)
+	}
+	untimed := runStats(t, statsRules)
+	for _, r := range untimed.Rules() {
+		if r.LastEval != 0 || r.EvalTime != 0 {
+			t.Errorf("%s untimed: last %v, in all %v", r.Name, r.LastEval, r.EvalTime)
+		}
+	}
+	if hs := untimed.Hosts(); len(hs) != 0 {
+		t.Errorf("untimed: archive fetches counted %+v", hs)
+	}
 }
 
 // TestStatsCounts checks the counts pmie keeps for pmcd.pmie: outcomes of

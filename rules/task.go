@@ -37,6 +37,7 @@ type hostFetch struct {
 	down    bool
 	opened  bool
 	live    *liveHost
+	counts  *hostCounters // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
 }
 
 // hostFor finds or adds the fetch for conn.

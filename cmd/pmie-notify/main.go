@@ -158,7 +158,7 @@ func serve(cfg *config.Config, replay bool, listen string, in io.Reader, out, st
 	if alerting == nil {
 		alerting = &notify.Config{File: cfg.File, ShutdownTimeout: notify.DefaultShutdownTimeout, Location: time.Local}
 	}
-	s.n = notify.New(alerting, notify.Options{Log: log, Replay: replay})
+	s.n = notify.New(alerting, notify.Options{Log: log, Info: func(msg string) { log(infoPrefix + msg) }, Replay: replay})
 	s.serveHTTP()
 	stop := s.reportStats()
 	readErr := s.read(in)
@@ -180,6 +180,10 @@ func serve(cfg *config.Config, replay bool, listen string, in io.Reader, out, st
 	<-logged
 	return status
 }
+
+// infoPrefix starts a line pmie logs as information, not as an error
+// (cmd/pmie's helper.relay).
+const infoPrefix = "info: "
 
 // session is pmie-notify serving pmie.
 type session struct {
@@ -349,7 +353,7 @@ func (s *session) serveHTTP() {
 	}
 	s.web, s.addr = srv, addr
 	if srv != nil {
-		s.log("info: HTTP endpoint on http://" + srv.Addr())
+		s.log(infoPrefix + "HTTP endpoint on http://" + srv.Addr())
 	}
 }
 

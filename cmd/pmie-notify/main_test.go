@@ -81,21 +81,24 @@ func TestServe(t *testing.T) {
 	}
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
+	bound := []alert.Binding{{Host: "alpha", Value: "4.49"}}
 	enc.Encode(&wire.Message{Type: "eval", Time: t0, Rules: []wire.Rule{
-		{Key: "l", Name: "load", Truth: wire.True, Fired: fired("load")},
-		{Key: "o", Name: "other", Truth: wire.True, Fired: fired("other")}}})
+		{Key: "l", Name: "load", Truth: wire.True, Bindings: bound, Fired: fired("load")},
+		{Key: "o", Name: "other", Truth: wire.True, Bindings: bound, Fired: fired("other")}}})
 	enc.Encode(&wire.Message{Type: "ping", Seq: 7})
 	enc.Encode(&wire.Message{Type: "config", File: file, YAML: []byte(second)})
-	enc.Encode(&wire.Message{Type: "eval", Time: t0, Rules: []wire.Rule{{Key: "o", Name: "other", Truth: wire.True, Fired: fired("other")}}})
+	enc.Encode(&wire.Message{Type: "eval", Time: t0, Rules: []wire.Rule{{Key: "o", Name: "other", Truth: wire.True, Bindings: bound, Fired: fired("other")}}})
 	in.WriteString("not json\n")
 	var out, errs bytes.Buffer
 	if code := run([]string{file}, &in, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	want := []string{
-		`/hook {"rule":"load","action":"print","time":"2023-11-14T22:13:30Z","message":"load 4.49","hosts":["alpha"],"instances":[],` +
+		`/hook {"rule":"load","status":"firing","action":"print","time":"2023-11-14T22:13:30Z","startsAt":"2023-11-14T22:13:30Z",` +
+			`"message":"load 4.49","hosts":["alpha"],"instances":[],` +
 			`"bindings":[{"host":"alpha","value":"4.49"}],"labels":{"site":"lab"}}`,
-		`/two {"rule":"other","action":"print","time":"2023-11-14T22:13:30Z","message":"other 4.49","hosts":["alpha"],"instances":[],` +
+		`/two {"rule":"other","status":"firing","action":"print","time":"2023-11-14T22:13:30Z","startsAt":"2023-11-14T22:13:30Z",` +
+			`"message":"other 4.49","hosts":["alpha"],"instances":[],` +
 			`"bindings":[{"host":"alpha","value":"4.49"}],"labels":{"site":"two"}}`,
 	}
 	sort.Strings(bodies) // the receiver replaced sends in the background

@@ -46,6 +46,7 @@ type amNote struct {
 		Status   string            `json:"status"`
 		Labels   map[string]string `json:"labels"`
 		StartsAt time.Time         `json:"startsAt"`
+		EndsAt   time.Time         `json:"endsAt"`
 	} `json:"alerts"`
 }
 

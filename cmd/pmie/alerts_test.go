@@ -97,35 +97,44 @@ func TestRouteAlerts(t *testing.T) {
 	if out != plain || stripStamp(errs) != stripStamp(plainErrs) {
 		t.Errorf("output with alerts differs:\n%s%s\nwithout:\n%s%s", out, errs, plain, plainErrs)
 	}
-	// what pmie reported (each action once), and where the routes send it
+	// what pmie reported (each action once), and where the routes send
+	// it; and, to the same receivers, the bindings that stopped making
+	// the rule true, resolved at the evaluation that found them gone
+	// (none at the archive's end: the rules did not stop being true)
 	want := map[string][]string{
 		"/load": {
-			"load syslog 22:13:30 load 4.49",
-			"busy print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65",
-			"load syslog 22:15:00 load 4.47",
-			"busy print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69",
+			"load firing syslog 22:13:30 load 4.49 1 minute",
+			"load resolved syslog 22:13:40 load 4.49 1 minute",
+			"busy firing print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65 cpu1,cpu2,cpu3",
+			"busy resolved print 22:14:30 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65 cpu1",
+			"load firing syslog 22:15:00 load 4.47 1 minute",
+			"load resolved syslog 22:15:10 load 4.47 1 minute",
+			"busy firing print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69 cpu1,cpu2,cpu3",
 		},
 		"/other": {
-			"busy print 22:13:30 busy cpu2 0.4168busy cpu3 0.55",
-			"busy print 22:13:40 busy cpu3 0.63",
-			"busy print 22:13:50 busy cpu2 0.426busy cpu3 0.77",
-			"busy print 22:14:10 busy cpu2 0.64busy cpu3 0.79",
-			"busy print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65",
-			"busy print 22:14:30 busy cpu2 0.4534busy cpu3 0.56",
-			"busy print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69",
+			"busy firing print 22:13:30 busy cpu2 0.4168busy cpu3 0.55 cpu2,cpu3",
+			"busy firing print 22:13:40 busy cpu3 0.63 cpu3",
+			"busy resolved print 22:13:40 busy cpu2 0.4168busy cpu3 0.55 cpu2",
+			"busy firing print 22:13:50 busy cpu2 0.426busy cpu3 0.77 cpu2,cpu3",
+			"busy firing print 22:14:10 busy cpu2 0.64busy cpu3 0.79 cpu2,cpu3",
+			"busy firing print 22:14:20 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65 cpu1,cpu2,cpu3",
+			"busy firing print 22:14:30 busy cpu2 0.4534busy cpu3 0.56 cpu2,cpu3",
+			"busy resolved print 22:14:30 busy cpu1 0.4445busy cpu2 0.59busy cpu3 0.65 cpu1",
+			"busy firing print 22:15:20 busy cpu1 0.4344busy cpu2 0.62busy cpu3 0.69 cpu1,cpu2,cpu3",
 		},
 	}
 	for path, bodies := range want {
 		var got []string
 		for _, b := range s.bodies[path] {
 			var a struct {
-				Rule, Action, Message string
-				Time                  time.Time
+				Rule, Status, Action, Message string
+				Time                          time.Time
+				Instances                     []string
 			}
 			if err := json.Unmarshal([]byte(b), &a); err != nil {
 				t.Fatalf("%s: %v: %s", path, err, b)
 			}
-			got = append(got, a.Rule+" "+a.Action+" "+a.Time.Format("15:04:05")+" "+a.Message)
+			got = append(got, a.Rule+" "+a.Status+" "+a.Action+" "+a.Time.Format("15:04:05")+" "+a.Message+" "+strings.Join(a.Instances, ","))
 		}
 		if strings.Join(got, "\n") != strings.Join(bodies, "\n") {
 			t.Errorf("%s got:\n%s\nwant:\n%s", path, strings.Join(got, "\n"), strings.Join(bodies, "\n"))
@@ -134,13 +143,22 @@ func TestRouteAlerts(t *testing.T) {
 	if len(s.bodies) != 2 {
 		t.Errorf("requests to %d paths", len(s.bodies))
 	}
-	// two in full
+	// three in full: a resolution has the binding that stopped, with its
+	// last value, and startsAt when it began firing
 	exact := map[string]string{
-		"/load": `{"rule":"load","action":"syslog","time":"2023-11-14T22:13:30Z","message":"load 4.49","hosts":["alpha"],` +
+		"/load": `{"rule":"load","status":"firing","action":"syslog","time":"2023-11-14T22:13:30Z","startsAt":"2023-11-14T22:13:30Z",` +
+			`"message":"load 4.49","hosts":["alpha"],` +
 			`"instances":["1 minute"],"bindings":[{"host":"alpha","instance":"1 minute","value":"4.49"}],"labels":{"site":"test"}}`,
-		"/other": `{"rule":"busy","action":"print","time":"2023-11-14T22:13:30Z","message":"busy cpu2 0.4168busy cpu3 0.55",` +
+		"/other": `{"rule":"busy","status":"firing","action":"print","time":"2023-11-14T22:13:30Z","startsAt":"2023-11-14T22:13:30Z",` +
+			`"message":"busy cpu2 0.4168busy cpu3 0.55",` +
 			`"hosts":["alpha"],"instances":["cpu2","cpu3"],"bindings":[{"host":"alpha","instance":"cpu2","value":"0.4168"},` +
 			`{"host":"alpha","instance":"cpu3","value":"0.55"}],"labels":{"site":"test"}}`,
+	}
+	resolved := `{"rule":"busy","status":"resolved","action":"print","time":"2023-11-14T22:13:40Z","startsAt":"2023-11-14T22:13:30Z",` +
+		`"endsAt":"2023-11-14T22:13:40Z","message":"busy cpu2 0.4168busy cpu3 0.55","hosts":["alpha"],"instances":["cpu2"],` +
+		`"bindings":[{"host":"alpha","instance":"cpu2","value":"0.4168"}],"labels":{"site":"test"}}`
+	if len(s.bodies["/other"]) < 3 || s.bodies["/other"][2] != resolved {
+		t.Errorf("third alert to /other:\n%v\nwant:\n%s", s.bodies["/other"], resolved)
 	}
 	for path, body := range exact {
 		if len(s.bodies[path]) == 0 || s.bodies[path][0] != body {

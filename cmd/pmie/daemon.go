@@ -260,7 +260,7 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 			}
 			src, reconnect = src.fork(reg), true
 		}
-		b := &eval.Builder{Env: src.env(p.rt, nil), Prepare: p.s.prepare()}
+		b := p.builder(src, nil)
 		prog := &eval.Program{}
 		comp := &eval.Compiler{B: b, Prog: prog, Delta: p.delta, Clock: p.rt.Clock}
 		keyFiles := map[string]string{}
@@ -298,6 +298,9 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 			return nil, errors.New(strings.Join(errs, "\n"))
 		}
 		c := &rules.Candidate{Builder: b, Program: prog, Reconnect: reconnect, Files: files}
+		if reconnect {
+			c.Rewrap = func(conn string, old pmapi.Context) pmapi.Context { return p.rewrap(src, conn, old) }
+		}
 		var prepared *pmiedaemon.Prepared
 		if d != nil && cfg != nil {
 			var err error
@@ -323,6 +326,36 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 		}
 		return c, nil
 	}
+}
+
+// rewrap gives the connection under old, a context the engine fetches
+// from conn with, to to (the sources of a reload's new derived metrics):
+// the same connection seen through them, or nil if old was not opened by
+// pmie's sources. The new definitions are checked against the host's
+// metrics from the answers conn gave to's metadata context (metaCache),
+// without asking again while evaluation waits. It runs on the engine's
+// goroutine as the rules switch (to is not yet in force), possibly for
+// several contexts at once.
+func (p *session) rewrap(to *sources, conn string, old pmapi.Context) pmapi.Context {
+	for _, from := range append([]*sources{p.src}, p.forks...) {
+		raw := from.release(old)
+		if raw == nil {
+			continue
+		}
+		base := pmapi.Context(raw)
+		var ans *answering
+		if c := to.recorded(conn); c != nil {
+			ans = &answering{Context: raw, c: c}
+			base = ans
+		}
+		ctx, _ := to.wrap(base)
+		if ans != nil {
+			ans.stop()
+		}
+		to.keep(ctx, raw)
+		return ctx
+	}
+	return nil
 }
 
 // markDerived makes the identity (Key) of each rule that reads derived
@@ -401,13 +434,7 @@ func (src *sources) setDerived(reg *derive.Registry) {
 	for _, m := range metas {
 		wrapped, _ := src.wrap(m.raw)
 		m.derived = true
-		src.mu.Lock()
-		for i, c := range src.opened {
-			if c == m.ctx {
-				src.opened[i] = wrapped
-			}
-		}
-		src.mu.Unlock()
+		src.replace(m.ctx, wrapped)
 		m.ctx = wrapped
 	}
 }
@@ -417,7 +444,7 @@ func (src *sources) setDerived(reg *derive.Registry) {
 func (src *sources) fork(reg *derive.Registry) *sources {
 	f := &sources{opener: src.opener, archive: src.archive, archives: src.archives, dflt: src.dflt, embedded: src.embedded,
 		first: src.first, last: src.last, log: src.log, meta: map[string]*metaSource{}, handed: map[string]bool{},
-		reg: reg}
+		reg: reg, ns: src.ns, record: map[string]*metaCache{}}
 	f.derivedOnce.Do(func() {})
 	return f
 }

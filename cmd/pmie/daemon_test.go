@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -311,6 +313,7 @@ func TestMMVMatchesMetrics(t *testing.T) {
 		return fromMetrics != "" && fromMetrics == fromPminfo
 	})
 	t.Logf("/metrics and pminfo -f mmv.%s.rule.evaluations agree: %s", name, fromMetrics)
+	checkEvalTimes(t, p, name)
 	out, _ := exec.Command("pminfo", "-f", "mmv."+name+".rule.true", "mmv."+name+".reloads.success").CombinedOutput()
 	if !strings.Contains(string(out), `inst [0 or "ncpu"] value 1`) || !strings.Contains(string(out), `inst [1 or "never"] value 0`) {
 		t.Errorf("pminfo -f mmv.%s.rule.true:\n%s", name, out)
@@ -319,6 +322,61 @@ func TestMMVMatchesMetrics(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(pcpTmpDirForTest(), "mmv", name)); err == nil {
 		t.Errorf("the MMV file is left behind")
 	}
+}
+
+// checkEvalTimes checks that the rules' evaluation times (one
+// evaluation each: their interval is an hour) are measured, and the same
+// in the rules API, /metrics and real pminfo -f mmv.NAME.rule.eval_time.
+func checkEvalTimes(t *testing.T, p *livePmie, name string) {
+	t.Helper()
+	_, body := p.get("/api/v1/rules")
+	var api struct {
+		Data struct {
+			Groups []struct {
+				EvaluationTime float64
+				Rules          []struct {
+					Name           string
+					EvaluationTime float64
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &api); err != nil || len(api.Data.Groups) != 1 {
+		t.Fatalf("%v: %s", err, body)
+	}
+	fromAPI := map[string]float64{}
+	sum := 0.0
+	for _, r := range api.Data.Groups[0].Rules {
+		fromAPI[r.Name] = r.EvaluationTime
+		sum += r.EvaluationTime
+		if r.EvaluationTime <= 0 || r.EvaluationTime > 1 {
+			t.Errorf("rule %s: evaluationTime %v", r.Name, r.EvaluationTime)
+		}
+	}
+	if g := api.Data.Groups[0].EvaluationTime; math.Abs(g-sum) > 1e-9 {
+		t.Errorf("group evaluationTime %v, its rules' %v", g, sum)
+	}
+	_, metrics := p.get("/metrics")
+	out, _ := exec.Command("pminfo", "-f", "mmv."+name+".rule.eval_time").CombinedOutput()
+	inst := regexp.MustCompile(`(?m)^\s+inst \[\d+ or "(\w+)"\] value (\S+)$`)
+	found := 0
+	for _, m := range inst.FindAllStringSubmatch(string(out), -1) {
+		v, _ := strconv.ParseFloat(m[2], 64)
+		line := regexp.MustCompile(`(?m)^pmie_rule_evaluation_seconds_total\{rule="` + m[1] + `"\} (\S+)$`).FindStringSubmatch(metrics)
+		if line == nil {
+			t.Errorf("no pmie_rule_evaluation_seconds_total for %s", m[1])
+			continue
+		}
+		mv, _ := strconv.ParseFloat(line[1], 64)
+		if math.Abs(v-fromAPI[m[1]]) > 1e-6*fromAPI[m[1]] || math.Abs(mv-fromAPI[m[1]]) > 1e-6*fromAPI[m[1]] {
+			t.Errorf("rule %s: pminfo %v, /metrics %v, API %v", m[1], v, mv, fromAPI[m[1]])
+		}
+		found++
+	}
+	if found != len(fromAPI) {
+		t.Errorf("pminfo -f mmv.%s.rule.eval_time has %d rules, the API %d:\n%s", name, found, len(fromAPI), out)
+	}
+	t.Logf("evaluation times (s), API = /metrics = pminfo: %v", fromAPI)
 }
 
 // pcpTmpDirForTest is $PCP_TMP_DIR as pcp.conf says.

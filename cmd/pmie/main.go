@@ -416,9 +416,17 @@ func (p *session) setUp() error {
 
 // compiler makes a new program and the compiler that fills it.
 func (p *session) compiler() *eval.Compiler {
-	p.b = &eval.Builder{Env: p.src.env(p.rt, p.hosts), Prepare: p.s.prepare()}
+	p.b = p.builder(p.src, p.hosts)
 	p.program = &eval.Program{}
 	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
+}
+
+// builder makes the builder that binds rules to the metrics of src, with
+// the settings of the command line (how shell actions take values:
+// --raw-shell-values), at start-up and at every reload alike. Live
+// hosts that cannot be reached are reported to hosts, if not nil.
+func (p *session) builder(src *sources, hosts *rules.Hosts) *eval.Builder {
+	return &eval.Builder{Env: src.env(p.rt, hosts), Prepare: p.s.prepare()}
 }
 
 // evaluate runs the rules over the time window and returns pmie's exit

@@ -39,8 +39,10 @@ type sources struct {
 	handed map[string]bool  // metadata context given to a task already
 	failed map[string]error // hosts not reached while rules are bound
 	opened []pmapi.Context
-	reg    *derive.Registry // PCP's global derived metrics, loaded when first needed
-	ns     *pmapi.Namespace // -n: names are resolved there
+	raws   map[pmapi.Context]pmapi.Context // the raw context under each opened (see rewrap)
+	record map[string]*metaCache           // forks: the metadata contexts' lookups, by connection
+	reg    *derive.Registry                // PCP's global derived metrics, loaded when first needed
+	ns     *pmapi.Namespace                // -n: names are resolved there
 
 	derivedOnce sync.Once
 	fatal       error // an archive that cannot be opened: pmie stops there
@@ -136,8 +138,55 @@ func (src *sources) hostOf(conn string) string {
 // of conn and then for the first task that fetches from it.
 func (src *sources) adopt(conn string, raw pmapi.Context) {
 	ctx, derived := src.wrap(raw)
-	src.opened = append(src.opened, ctx)
+	src.keep(ctx, raw)
 	src.meta[conn] = &metaSource{ctx: ctx, raw: raw, derived: derived, src: src}
+}
+
+// keep records a context opened (ctx, over raw), to be closed by close.
+func (src *sources) keep(ctx, raw pmapi.Context) {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	src.opened = append(src.opened, ctx)
+	if src.raws == nil {
+		src.raws = map[pmapi.Context]pmapi.Context{}
+	}
+	src.raws[ctx] = raw
+}
+
+// replace puts wrapped, a new context over the same raw one, in place
+// of ctx among those opened.
+func (src *sources) replace(ctx, wrapped pmapi.Context) {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	for i, c := range src.opened {
+		if c == ctx {
+			src.opened[i] = wrapped
+		}
+	}
+	if raw, ok := src.raws[ctx]; ok {
+		delete(src.raws, ctx)
+		src.raws[wrapped] = raw
+	}
+}
+
+// release gives up ctx, one of the contexts opened, returning the raw
+// context under it (which src no longer closes), or nil if src did not
+// open it.
+func (src *sources) release(ctx pmapi.Context) pmapi.Context {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	raw, ok := src.raws[ctx]
+	if !ok {
+		return nil
+	}
+	delete(src.raws, ctx)
+	for i, c := range src.opened {
+		if c == ctx {
+			src.opened = append(src.opened[:i], src.opened[i+1:]...)
+			break
+		}
+	}
+	return raw
 }
 
 // wrap layers the -n namespace and PCP's global derived metrics, once
@@ -199,13 +248,21 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 // openNew opens a new context for conn, wrapped as wrap does, and the raw
 // context under it.
 func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
+	return src.openNewWith(conn, nil)
+}
+
+// openNewWith is openNew with under, if not nil, layered over the raw
+// context first.
+func (src *sources) openNewWith(conn string, under func(pmapi.Context) pmapi.Context) (ctx, raw pmapi.Context, derived bool, err error) {
 	if raw, err = src.opener.Open(src.spec(conn)); err != nil {
 		return nil, nil, false, err
 	}
-	ctx, derived = src.wrap(raw)
-	src.mu.Lock()
-	src.opened = append(src.opened, ctx)
-	src.mu.Unlock()
+	base := raw
+	if under != nil {
+		base = under(raw)
+	}
+	ctx, derived = src.wrap(base)
+	src.keep(ctx, raw)
 	return ctx, raw, derived, nil
 }
 
@@ -261,6 +318,30 @@ func (src *sources) env(rt *eval.Runtime, hosts *rules.Hosts) *eval.Env {
 	}
 }
 
+// recorder, for sources that record their metadata lookups (a reload's
+// fork), layers the recording of conn's over a context; else nil.
+func (src *sources) recorder(conn string) func(pmapi.Context) pmapi.Context {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if src.record == nil {
+		return nil
+	}
+	c := src.record[conn]
+	if c == nil {
+		c = newMetaCache()
+		src.record[conn] = c
+	}
+	return func(raw pmapi.Context) pmapi.Context { return &recording{Context: raw, c: c} }
+}
+
+// recorded is what the metadata context of conn has been told, if src
+// records it.
+func (src *sources) recorded(conn string) *metaCache {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.record[conn]
+}
+
 // metadata returns the metadata source for conn, opening it if need be.
 // While rules are bound, a live host is tried once: its failure is
 // remembered.
@@ -275,7 +356,7 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 	case err != nil:
 		return nil, err
 	}
-	ctx, raw, derived, err := src.openNew(conn)
+	ctx, raw, derived, err := src.openNewWith(conn, src.recorder(conn))
 	if err != nil {
 		if src.archive && src.fatal == nil {
 			src.fatal = fmt.Errorf("%s: cannot open archive %s\npmNewContext: %s\n", prog, conn, errText(err))
@@ -322,13 +403,7 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 	m.src.loadDerived()
 	wrapped, _ := m.src.wrap(m.raw)
 	m.derived = true
-	m.src.mu.Lock()
-	for i, c := range m.src.opened {
-		if c == m.ctx {
-			m.src.opened[i] = wrapped
-		}
-	}
-	m.src.mu.Unlock()
+	m.src.replace(m.ctx, wrapped)
 	m.ctx = wrapped
 	return m.ctx.LookupName(name)
 }

@@ -107,6 +107,10 @@ func rules(s *wire.Snapshot, add func(*Family) *Family) {
 		fam("pmie_rule_outcomes_total", "", "rule.unknown"),
 	}
 	actions := fam("pmie_rule_actions_total", "Actions each rule ran (not those held off)", "rule.actions")
+	spent := add(&Family{Name: "pmie_rule_evaluation_seconds_total", Help: "Time spent evaluating each rule (its actions run included)",
+		Counter: true, MMV: "rule.eval_time", Indom: "rule", Units: Seconds})
+	last := add(&Family{Name: "pmie_rule_last_evaluation_seconds", Help: "How long each rule's last evaluation took",
+		MMV: "rule.last_eval_time", Indom: "rule", Units: Seconds})
 	for _, r := range rs {
 		evals.Samples = append(evals.Samples, Sample{[]string{"rule", r.Name}, float64(r.Evaluations)})
 		for i, o := range []struct {
@@ -116,19 +120,21 @@ func rules(s *wire.Snapshot, add func(*Family) *Family) {
 			outcomes[i].Samples = append(outcomes[i].Samples, Sample{[]string{"rule", r.Name, "outcome", o.name}, float64(o.v)})
 		}
 		actions.Samples = append(actions.Samples, Sample{[]string{"rule", r.Name}, float64(r.Actions)})
+		spent.Samples = append(spent.Samples, Sample{[]string{"rule", r.Name}, r.EvalSeconds})
+		last.Samples = append(last.Samples, Sample{[]string{"rule", r.Name}, r.LastEvalSeconds})
 	}
 }
 
 // hosts adds the per-host families.
 func hosts(s *wire.Snapshot, add func(*Family) *Family) {
 	hs := s.Hosts
-	fetches := add(&Family{Name: "pmie_host_fetches_total", Help: "Fetches from each live host, answered or failed",
+	fetches := add(&Family{Name: "pmie_host_fetches_total", Help: "Fetches from each host (live, or archive), answered or failed",
 		Counter: true, MMV: "host.fetches", Indom: "host", Units: Count})
-	errs := add(&Family{Name: "pmie_host_fetch_errors_total", Help: "Fetches from each live host that failed",
+	errs := add(&Family{Name: "pmie_host_fetch_errors_total", Help: "Fetches from each host (live, or archive) that failed",
 		Counter: true, MMV: "host.errors", Indom: "host", Units: Count})
-	took := add(&Family{Name: "pmie_host_fetch_seconds_total", Help: "Time spent waiting for each live host's fetches",
+	took := add(&Family{Name: "pmie_host_fetch_seconds_total", Help: "Time spent waiting for each host's fetches (live, or archive)",
 		Counter: true, MMV: "host.fetch_time", Indom: "host", Units: Seconds})
-	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each live host's last fetch took",
+	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each host's last fetch took (live, or archive)",
 		MMV: "host.last_fetch_time", Indom: "host", Units: Seconds})
 	for _, h := range hs {
 		l := []string{"host", h.Conn}

@@ -210,7 +210,7 @@ func (s *Server) serveRules(w http.ResponseWriter, r *http.Request) {
 		}
 		g := &groups[len(groups)-1]
 		ar := apiRule{Name: v.Name, Query: text(v), Labels: map[string]string{}, Annotations: map[string]string{},
-			Health: "ok", Type: "recording", LastEvaluation: v.Evaluated, Value: v.Value}
+			Health: "ok", Type: "recording", LastEvaluation: v.Evaluated, EvaluationTime: v.LastEvalSeconds, Value: v.Value}
 		if v.Evaluated.IsZero() {
 			ar.Health = "unknown"
 		}
@@ -223,6 +223,9 @@ func (s *Server) serveRules(w http.ResponseWriter, r *http.Request) {
 		if v.Evaluated.After(g.LastEvaluation) {
 			g.LastEvaluation = v.Evaluated
 		}
+		// the file's rules' last evaluations together (they may run on
+		// different intervals)
+		g.EvaluationTime += v.LastEvalSeconds
 		g.Rules = append(g.Rules, ar)
 	}
 	writeJSON(w, map[string]any{"groups": groups})

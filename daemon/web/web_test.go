@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,10 +40,10 @@ func snapshot() *wire.Snapshot {
 			{Key: "cpu_hot\x00cpu_hot = some_inst (kernel.percpu.cpu.user > 0.9) -> print \"hot\"\x0010", Name: "cpu_hot",
 				File: "/etc/pmie/a.pmie", Delta: 10, Alerting: true, Evaluated: t0.Add(time.Minute), Truth: wire.True,
 				Since: t0.Add(30 * time.Second), Value: "true",
-				Counts:   wire.Counts{Evaluations: 10, True: 7, False: 3, Actions: 2},
+				Counts:   wire.Counts{Evaluations: 10, True: 7, False: 3, Actions: 2, EvalSeconds: 0.004, LastEvalSeconds: 0.0003},
 				Bindings: []wire.BindingView{{Host: "alpha", Inst: "cpu0", Value: "0.95", Since: t0.Add(40 * time.Second)}}},
 			{Key: "load\x00kernel.all.load\x0010", Name: "load", File: "/etc/pmie/a.pmie", Delta: 10,
-				Evaluated: t0.Add(time.Minute), Value: "1.5", Counts: wire.Counts{Evaluations: 10}},
+				Evaluated: t0.Add(time.Minute), Value: "1.5", Counts: wire.Counts{Evaluations: 10, EvalSeconds: 0.001, LastEvalSeconds: 0.0001}},
 			{Key: "odd\x00x\x0010", Name: "<script>odd\"name\n\xff", File: "/etc/pmie/b.pmie", Delta: 10, Alerting: true},
 		},
 		Hosts:     []wire.HostCounts{{Conn: "local:", Fetches: 20, Errors: 1, Seconds: 0.5, LastSec: 0.01}},
@@ -117,6 +118,8 @@ func TestMetrics(t *testing.T) {
 		{"pmie_rule_evaluations_total", []string{"rule", "cpu_hot"}, 10},
 		{"pmie_rule_outcomes_total", []string{"rule", "cpu_hot", "outcome", "false"}, 3},
 		{"pmie_rule_actions_total", []string{"rule", "cpu_hot"}, 2},
+		{"pmie_rule_evaluation_seconds_total", []string{"rule", "cpu_hot"}, 0.004},
+		{"pmie_rule_last_evaluation_seconds", []string{"rule", "load"}, 0.0001},
 		{"pmie_rule_evaluations_total", []string{"rule", "<script>odd\"name\n\uFFFD"}, 0},
 		{"pmie_evaluations_total", nil, 20},
 		{"pmie_outcomes_total", []string{"outcome", "true"}, 7},
@@ -184,11 +187,13 @@ func TestAPI(t *testing.T) {
 		Status string
 		Data   struct {
 			Groups []struct {
-				Name, File string
-				Interval   float64
-				Rules      []struct {
+				Name, File     string
+				Interval       float64
+				EvaluationTime float64
+				Rules          []struct {
 					Name, Query, Health, Type, State string
 					LastEvaluation                   time.Time
+					EvaluationTime                   float64
 					Alerts                           []struct {
 						Labels      map[string]string
 						Annotations map[string]string
@@ -216,6 +221,9 @@ func TestAPI(t *testing.T) {
 	if a.Labels["alertname"] != "cpu_hot" || a.Labels["instance"] != "alpha" || a.Labels["pmie_instance"] != "cpu0" ||
 		a.State != "firing" || !a.ActiveAt.Equal(t0.Add(40*time.Second)) || a.Value != "0.95" {
 		t.Errorf("alert %+v", a)
+	}
+	if r, r1 := g[0].Rules[0], g[0].Rules[1]; r.EvaluationTime != 0.0003 || r1.EvaluationTime != 0.0001 || math.Abs(g[0].EvaluationTime-0.0004) > 1e-12 {
+		t.Errorf("evaluation times: rules %v and %v, group %v", r.EvaluationTime, r1.EvaluationTime, g[0].EvaluationTime)
 	}
 	if r := g[0].Rules[1]; r.Type != "recording" || r.State != "" {
 		t.Errorf("expression %+v", r)

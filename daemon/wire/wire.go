@@ -93,6 +93,11 @@ type Counts struct {
 	False       uint64 `json:"false"`
 	Unknown     uint64 `json:"unknown"`
 	Actions     uint64 `json:"actions"`
+	// EvalSeconds and LastEvalSeconds are how long the evaluations took,
+	// all of them and the last one (actions run included); zero when
+	// they are not timed.
+	EvalSeconds     float64 `json:"eval_seconds,omitempty"`
+	LastEvalSeconds float64 `json:"last_eval_seconds,omitempty"`
 }
 
 // Totals are the process's counts.
@@ -120,7 +125,7 @@ type BindingView struct {
 	Since             time.Time
 }
 
-// HostCounts are a live host's fetches.
+// HostCounts are a host's fetches (live, or an archive's).
 type HostCounts struct {
 	Conn             string
 	Fetches, Errors  uint64

@@ -3,10 +3,10 @@
 // many offsets, and bytes changed in labels, temporal indexes, metadata
 // and data volumes, for log formats 2 and 3 and for xz-compressed files.
 // The corpus is made afresh when wanted (it is cheap) rather than kept:
-// pmapi/archive's and cmd/pminfo's tests read it against goldens of what
-// real PCP tools make of each case (testdata/golden/damaged), and
-// scripts/compare-damaged.sh runs it through real and our tools side by
-// side.
+// pmapi/archive's, cmd/pminfo's and cmd/pmie's tests read it against
+// goldens of what real PCP tools make of each case (testdata/golden/damaged,
+// whose gen.sh runs the real tools over it), and mkdamaged writes it out
+// to look at.
 //
 // It knows the archive format only as far as needed to aim the damage:
 // where labels, records and their fields are.
@@ -26,12 +26,13 @@ import (
 )
 
 // Case is one damaged archive: Name is its base name in the corpus
-// directory, Source the test archive it was made from, and Damage what
-// was done to it.
+// directory, Source the test archive it was made from, Damage what was
+// done to it, and File the suffix of the file damaged (".0", ".meta.xz").
 type Case struct {
 	Name   string
 	Source string
 	Damage string
+	File   string
 	files  map[string][]byte // file suffix (".0", ".meta.xz") -> contents
 }
 
@@ -118,7 +119,7 @@ func (s *source) storedName(suf string) string {
 // with makes a case of the source with the stored file suf replaced by
 // data (or removed, if data is nil).
 func (s *source) with(name, damage, suf string, data []byte) Case {
-	c := Case{Name: name, Source: s.name, Damage: damage, files: map[string][]byte{}}
+	c := Case{Name: name, Source: s.name, Damage: damage, File: suf, files: map[string][]byte{}}
 	for k, v := range s.files {
 		c.files[k] = v
 	}

@@ -7,17 +7,30 @@ import (
 	"github.com/gopcp/pmie/actions"
 )
 
-// Alert is one fired action as the receivers see it, and its JSON form.
+// Alert is one fired action as the receivers see it, and its JSON form;
+// or, with Status Resolved, the news that bindings an action fired for
+// no longer make its rule true.
 type Alert struct {
-	Rule     string            `json:"rule"`
-	Action   string            `json:"action"` // the action's keyword: print, shell, syslog, alarm, stomp
-	Time     time.Time         `json:"time"`
+	Rule   string    `json:"rule"`
+	Status string    `json:"status"` // Firing or Resolved
+	Action string    `json:"action"` // the action's keyword: print, shell, syslog, alarm, stomp
+	Time   time.Time `json:"time"`
+	// StartsAt is when the bindings began to fire (the earliest of them);
+	// EndsAt, for a resolution, is when they stopped (Time).
+	StartsAt time.Time         `json:"startsAt"`
+	EndsAt   time.Time         `json:"endsAt,omitzero"`
 	Message  string            `json:"message"`
 	Hosts    []string          `json:"hosts"`     // distinct, in binding order
 	Insts    []string          `json:"instances"` // distinct, in binding order
 	Bindings []Binding         `json:"bindings"`
 	Labels   map[string]string `json:"labels"`
 }
+
+// The statuses of an Alert, as Alertmanager names them.
+const (
+	Firing   = "firing"
+	Resolved = "resolved"
+)
 
 // Binding is one host and instance that made the rule true, with its
 // value as pmie's %v gives it.
@@ -32,9 +45,9 @@ type Binding struct {
 // on). labels are shared, not copied: receivers must not change them.
 func FromEvent(ev *actions.Event, labels map[string]string) *Alert {
 	sec, frac := math.Modf(ev.Time)
-	a := &Alert{Rule: ev.Rule, Action: ev.Kind.String(), Message: ev.Message(),
-		Time:  time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC(),
-		Hosts: []string{}, Insts: []string{}, Bindings: []Binding{}, Labels: labels}
+	t := time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC()
+	a := &Alert{Rule: ev.Rule, Status: Firing, Action: ev.Kind.String(), Message: ev.Message(),
+		Time: t, StartsAt: t, Hosts: []string{}, Insts: []string{}, Bindings: []Binding{}, Labels: labels}
 	if a.Labels == nil {
 		a.Labels = map[string]string{}
 	}

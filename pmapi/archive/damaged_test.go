@@ -3,8 +3,10 @@ package archive_test
 import (
 	"bufio"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +28,13 @@ func TestDamagedCorpus(t *testing.T) {
 		t.Errorf("only %d damaged archives, want at least 150", len(cases))
 	}
 	same, explained := 0, 0
+	tally := map[string]*[3]int{} // class -> cases, same, explained
 	for _, c := range cases {
+		k := damageClass(c)
+		if tally[k] == nil {
+			tally[k] = new([3]int)
+		}
+		tally[k][0]++
 		w, ok := want[c.Name]
 		if !ok {
 			t.Errorf("%s: no golden (run testdata/golden/damaged/gen.sh)", c.Name)
@@ -36,6 +44,7 @@ func TestDamagedCorpus(t *testing.T) {
 		got := strings.Join(lines, ";")
 		if got == w {
 			same++
+			tally[k][1]++
 			continue
 		}
 		if !namesFileAndOffset(details, c.Name) || !strings.Contains(got, ": ") {
@@ -43,9 +52,52 @@ func TestDamagedCorpus(t *testing.T) {
 			continue
 		}
 		explained++
+		tally[k][2]++
 		t.Logf("%s (%s): %q where real pmdumplog gives %q; %v", c.Name, c.Damage, got, w, details[len(details)-1])
 	}
 	t.Logf("damaged corpus: %d of %d read exactly as far as real pmdumplog; %d stop with an error naming the file and offset where it does not", same, len(cases), explained)
+	classes := slices.Sorted(maps.Keys(tally))
+	for _, k := range classes {
+		n := tally[k]
+		t.Logf("| %s | %d | %d | %d |", k, n[0], n[1], n[2])
+	}
+}
+
+// damageClass is the kind of damage of c, for the summary: the format
+// (v2, v3, xz, or v2 in several volumes), the part damaged (label,
+// temporal index, metadata or data volume) and how (cut, bytes
+// inverted, file removed).
+func damageClass(c damaged.Case) string {
+	format := "v2"
+	switch {
+	case strings.Contains(c.Source, "xz"):
+		format = "xz"
+	case strings.HasSuffix(c.Source, "v3"):
+		format = "v3"
+	case c.Source == "multivol":
+		format = "v2, 3 volumes"
+	}
+	part := "data volume"
+	switch {
+	case strings.HasPrefix(c.File, ".index"):
+		part = "temporal index"
+	case strings.HasPrefix(c.File, ".meta"):
+		part = "metadata"
+	}
+	if strings.Contains(c.Damage, "label") {
+		part += " label"
+	}
+	how := "bytes inverted"
+	switch {
+	case strings.Contains(c.Damage, "removed"):
+		how = "removed"
+	case strings.Contains(c.Damage, " cut "), strings.Contains(c.Damage, "empty"):
+		how = "cut"
+	}
+	if strings.Contains(c.Damage, "compressed") && !strings.Contains(c.Damage, "compressed again") {
+		how += " (compressed bytes)"
+	}
+	return format + " | " + part + " | " + how
 }
 
 // namesFileAndOffset reports whether one of the errors is a FormatError

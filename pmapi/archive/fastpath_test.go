@@ -45,7 +45,7 @@ func TestFastPath(t *testing.T) {
 			t.Errorf("%s: the fast path differs from libpcp's: %s", name, diff)
 		}
 	}
-	for _, name := range []string{"linux-v2", "linux-v3", "linux-xz", "mark", "multivol", "procs", "synth-v2", "synth-v3", "set", "linux-v2,linux-v3,mark,multivol",
+	for _, name := range []string{"linux-v2", "linux-v3", "linux-xz", "mark", "multivol", "procs", "synth-v2", "synth-v3", "sparse", "set", "linux-v2,linux-v3,mark,multivol",
 		"pmie/alpha", "pmie/beta", "pmie/gamma"} {
 		for _, start := range starts {
 			for _, delta := range deltas {

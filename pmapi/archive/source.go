@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // source gives access to the uncompressed bytes of one archive file at
@@ -66,9 +67,14 @@ type fileSource struct {
 	n          int64
 	win        []byte // the bytes from wOff
 	wOff       int64
-	wsize      int // the size of the next refill
-	wmin, wmax int // fileWindow and maxWindow
+	wsize      int    // the size of the next refill
+	wmin, wmax int    // fileWindow and maxWindow
+	gen        uint64 // the window's generation (see view)
 }
+
+// windowGen counts the refills of every file source's window, so that
+// no two windows have the same generation.
+var windowGen atomic.Uint64
 
 func openFileSource(path string) (*fileSource, error) {
 	f, err := os.Open(path)
@@ -127,7 +133,7 @@ func (s *fileSource) refill(off, end int64) error {
 	}
 	s.win = s.win[:need]
 	n, err := s.f.ReadAt(s.win, start)
-	s.win, s.wOff = s.win[:n], start
+	s.win, s.wOff, s.gen = s.win[:n], start, windowGen.Add(1)
 	if n < len(s.win) && err == nil {
 		err = io.ErrUnexpectedEOF
 	}
@@ -136,6 +142,24 @@ func (s *fileSource) refill(off, end int64) error {
 		return err
 	}
 	return nil
+}
+
+// view is the n bytes at off as a slice of the window, read into it if
+// need be, without copying them, and the window's generation: the slice
+// holds those bytes while the source's gen is that (until the window is
+// refilled). ok is false if they do not fit in the window or the file
+// ends before them.
+func (s *fileSource) view(off int64, n int) (b []byte, gen uint64, ok bool) {
+	end := off + int64(n)
+	if off < 0 || end > s.n || n > s.wmax {
+		return nil, 0, false
+	}
+	if off < s.wOff || end > s.wOff+int64(len(s.win)) {
+		if err := s.refill(off, end); err != nil || off < s.wOff || end > s.wOff+int64(len(s.win)) {
+			return nil, 0, false
+		}
+	}
+	return s.win[off-s.wOff : end-s.wOff : end-s.wOff], s.gen, true
 }
 
 // clip cuts p down to the bytes of the file from off; ok is false if
@@ -168,5 +192,5 @@ func (s *fileSource) known() int64         { return s.n }
 
 func (s *fileSource) close() {
 	s.f.Close()
-	s.win = nil
+	s.win, s.gen = nil, 0
 }

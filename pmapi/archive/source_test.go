@@ -18,9 +18,9 @@ import (
 // that tests of small archives refill, slide and restart them; it
 // returns a function that puts them back.
 func smallBuffers(file, limit, window int) func() {
-	f, l, w := fileWindow, memLimit, zWindow
-	fileWindow, memLimit, zWindow = file, limit, window
-	return func() { fileWindow, memLimit, zWindow = f, l, w }
+	f, m, l, w := fileWindow, maxWindow, memLimit, zWindow
+	fileWindow, maxWindow, memLimit, zWindow = file, 4*file, limit, window
+	return func() { fileWindow, maxWindow, memLimit, zWindow = f, m, l, w }
 }
 
 // TestSources reads a volume's bytes at random places, forwards and

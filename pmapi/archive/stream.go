@@ -31,7 +31,9 @@ type rec struct {
 }
 
 // record is a data record read from a volume, with its framing and value
-// sets checked: its header and a copy of its payload.
+// sets checked: its header and its payload, a copy or a view of the
+// volume's window (see recHead.gen), which holds until the next record is
+// read (and while the record is in the cache, until the window moves).
 type record struct {
 	vol  *volume
 	head recHead
@@ -39,6 +41,9 @@ type record struct {
 	p    []byte  // the payload
 	buf  []byte  // storage of p
 	used uint64  // when last read, for the cache
+	// serial numbers the records a stream reads, from 1: a record
+	// object is reused for others, its serial tells which it holds.
+	serial uint64
 }
 
 // recCache is how many records a stream keeps, read and checked: the
@@ -52,6 +57,7 @@ type stream struct {
 	base     pmapi.Time // start of the first archive: time 0
 	cache    [recCache]*record
 	clock    uint64
+	serial   uint64  // the last record.serial given
 	spare    *record // a record to read into before it is cached
 }
 
@@ -92,6 +98,9 @@ func (s *stream) lookup(v *volume, off int64, forward bool) *record {
 			continue
 		}
 		if (forward && r.head.off == off) || (!forward && r.head.end() == off) {
+			if r.head.gen != 0 && !v.holds(r.head.gen) {
+				return nil // its payload was a view of a window since moved
+			}
 			s.clock++
 			r.used = s.clock
 			return r
@@ -126,7 +135,8 @@ func (s *stream) read(v *volume, off int64, forward bool) (r *record, ok bool, e
 		return nil, false, err
 	}
 	v.noteRecord(&r.head, r.p)
-	r.vol, r.t = v, s.rel(r.head.time)
+	s.serial++
+	r.vol, r.t, r.serial = v, s.rel(r.head.time), s.serial
 	s.spare = s.insert(r)
 	return r, true, nil
 }

@@ -32,7 +32,7 @@ import (
 type column struct {
 	vals  []rawValue
 	blobs []string // for strings, aggregates and events
-	rec   *record  // the record decoded, while decoding one fetch's
+	rec   uint64   // the serial of the record decoded (see record.serial), while decoding one fetch's
 	free  bool     // on the free list
 }
 
@@ -145,7 +145,7 @@ func (u *uniform) newColumn(n int, blob bool) *column {
 		col.blobs = slices.Grow(col.blobs, n)[:n]
 		clear(col.blobs)
 	}
-	col.rec = nil
+	col.rec = 0
 	return col
 }
 
@@ -213,13 +213,13 @@ func (u *uniform) matches(m *metricCtl, s *rawSet) bool {
 // decoded once for the fetch.
 func (u *uniform) decode(m *metricCtl, r *record, s *rawSet, p []byte, strs *interner) *column {
 	for _, col := range []*column{u.cPrior, u.cNext} {
-		if col != nil && col.rec == r {
+		if col != nil && col.rec == r.serial {
 			return col
 		}
 	}
 	blob := isBlob(m.desc.Type)
 	col := u.newColumn(len(u.layout), blob)
-	col.rec = r
+	col.rec = r.serial
 	// The header a value block of the metric's own 8-byte type has: such
 	// values, the usual ones, are read straight from the record.
 	wide := uint32(0)
@@ -259,7 +259,7 @@ func (col *column) value(j int) (rawValue, string) {
 // there already).
 func (u *uniform) release(col *column) {
 	if col != nil && !col.free && col != u.prior && col != u.next && col != u.cPrior && col != u.cNext {
-		col.rec, col.free = nil, true
+		col.rec, col.free = 0, true
 		u.free = append(u.free, col)
 	}
 }
@@ -314,10 +314,10 @@ func (c *Context) fastSearch(tReq float64) bool {
 			u.release(col)
 		}
 		if u.prior != nil {
-			u.prior.rec = nil
+			u.prior.rec = 0
 		}
 		if u.next != nil {
-			u.next.rec = nil
+			u.next.rec = 0
 		}
 	}
 	if !ok {

@@ -37,6 +37,10 @@ type recHead struct {
 	nsets int32      // number of value sets; 0 for a <mark>
 	time  pmapi.Time // the record's timestamp
 	fits  bool       // a pmapi.Time holds it (see stamp3Fits)
+	// gen, if not 0, says that the payload read is a view of the
+	// volume's window of that generation, not a copy (see
+	// fileSource.view): it holds the record until the window moves.
+	gen uint64
 }
 
 // end is the offset just after the record.
@@ -150,11 +154,13 @@ func (v *volume) readAt(off int64, buf *[]byte) (h recHead, p []byte, atEnd bool
 	if size < 8 {
 		return h, nil, false, v.f.errorf(off, pmapi.ErrLogRec, "bad record length %d", size)
 	}
-	p, err = v.readRest(src, off, size, buf)
+	p, gen, err := v.readRest(src, off, size, buf)
 	if err != nil {
 		return h, nil, false, err
 	}
-	return v.head(off, size, p)
+	h, p, atEnd, err = v.head(off, size, p)
+	h.gen = gen
+	return h, p, atEnd, err
 }
 
 // readBefore reads the record that ends at off, as __pmLogRead does
@@ -192,38 +198,57 @@ func (v *volume) readBefore(off int64, buf *[]byte) (h recHead, p []byte, atStar
 	if head := int64(be.Uint32(word[:])); head != size {
 		return h, nil, false, v.f.errorf(start, pmapi.ErrLogRec, "record header length %d does not match trailer %d", head, size)
 	}
-	p, err = v.readRest(src, start, size, buf)
+	p, gen, err := v.readRest(src, start, size, buf)
 	if err != nil {
 		return h, nil, false, err
 	}
-	return v.head(start, size, p)
+	h, p, atStart, err = v.head(start, size, p)
+	h.gen = gen
+	return h, p, atStart, err
 }
 
 // readRest reads the payload and trailer of the record of length size
-// at off, whose leading length word has been read, into *buf, and
-// checks the trailer. It returns the payload.
-func (v *volume) readRest(src source, off, size int64, buf *[]byte) ([]byte, error) {
+// at off, whose leading length word has been read, and checks the
+// trailer. It returns the payload: a view of a plain file's window where
+// the record fits in it (gen is then the window's generation), else a
+// copy in *buf (gen 0).
+func (v *volume) readRest(src source, off, size int64, buf *[]byte) (p []byte, gen uint64, err error) {
 	n := int(size - 4)
 	if end := src.known(); end >= 0 && off+size > end {
-		return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, max(end-off, 0))
+		return nil, 0, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, max(end-off, 0))
 	}
-	if n > growLimit && src.known() < 0 {
-		return v.readLarge(src, off, size, buf)
+	var b []byte
+	if fs, ok := src.(*fileSource); ok {
+		b, gen, ok = fs.view(off+4, n)
 	}
-	if cap(*buf) < n {
-		*buf = make([]byte, n, n+n/4)
-	}
-	b := (*buf)[:n]
-	if k, err := src.readAt(b, off+4); k < n {
-		if err != io.EOF {
-			return nil, v.readError(off+4, err)
+	switch {
+	case gen != 0:
+	case n > growLimit && src.known() < 0:
+		b, err := v.readLarge(src, off, size, buf)
+		return b, 0, err
+	default:
+		if cap(*buf) < n {
+			*buf = make([]byte, n, n+n/4)
 		}
-		return nil, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, 4+int64(k))
+		b = (*buf)[:n]
+		if k, err := src.readAt(b, off+4); k < n {
+			if err != io.EOF {
+				return nil, 0, v.readError(off+4, err)
+			}
+			return nil, 0, v.f.errorf(off, pmapi.ErrLogRec, "truncated record: length %d, only %d bytes left", size, 4+int64(k))
+		}
 	}
 	if trail := int64(be.Uint32(b[n-4:])); trail != size {
-		return nil, v.f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
+		return nil, 0, v.f.errorf(off+size-4, pmapi.ErrLogRec, "record trailer length %d does not match header %d", trail, size)
 	}
-	return b[:n-4], nil
+	return b[:n-4], gen, nil
+}
+
+// holds reports whether the window of generation gen still holds what
+// was read from it: whether v's window is still of that generation.
+func (v *volume) holds(gen uint64) bool {
+	fs, ok := v.src.(*fileSource)
+	return ok && fs.gen == gen
 }
 
 // growLimit is the largest record read into a buffer of its length at

@@ -73,4 +73,5 @@ wait $logger
 kill $c $d
 
 /usr/bin/python3 mksynth.py .
+/usr/bin/python3 mksparse.py .
 ls -l

@@ -1,6 +1,7 @@
 // Command dumprecs reads an archive as pmdumplog does and prints how
 // far it got (see damaged.Dump), with the details of the damage found on
-// stderr; scripts/compare-damaged.sh compares that with real pmdumplog.
+// stderr, in the form testdata/golden/damaged/gen.sh records real
+// pmdumplog's (pmdumplog.txt there).
 //
 //	go run ./internal/damaged/dumprecs ARCHIVE
 package main
