@@ -84,9 +84,13 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool) {
 // is reported at e.
 func (c *Compiler) expr(e lang.Expr) *Node {
 	b := c.B
-	outer := b.here.loc
+	outer := b.here
 	b.here.loc = e.Where()
-	defer func() { b.here.loc = outer }()
+	if c.Src != nil && b.here.loc.From == nil {
+		// pmie builds e having read the token after it
+		b.here.line = lang.PmieLineAt(c.Src, b.here.loc.Span.End.Offset)
+	}
+	defer func() { b.here.loc, b.here.line = outer.loc, outer.line }()
 	switch e := e.(type) {
 	case *lang.Paren:
 		return c.expr(e.X)

@@ -319,6 +319,50 @@ func pmieWhere(file string, p PCPForm) string {
 	return fmt.Sprintf("near line %d of %s", p.Line, in)
 }
 
+// PmieLineAt is the line pmie's scanner has reached when its parser
+// builds a construct ending at offset end of src, having read the token
+// after it: that token's line, one more when the scanner had to read the
+// newline after the token to know the token ended (a word, a number, an
+// operator that could have been the start of a longer one); where that
+// token is the ";" ending the statement, the line PmieLine gives. pmie
+// reports a problem with a part of a statement (operands of different
+// instance domains, a rule whose condition is not a single truth) "near"
+// that line.
+func PmieLineAt(src *Source, end int) int {
+	t := src.Text
+	i := end
+	for i < len(t) && isPmieSpace(t[i]) {
+		i++
+	}
+	if i >= len(t) || t[i] == ';' || t[i] == '}' {
+		return PmieLine(src, end)
+	}
+	j, peek := i+1, false
+	switch c := t[i]; {
+	case c == '"' || c == '\'':
+		for j < len(t) && t[j] != c {
+			j++
+		}
+		j = min(j+1, len(t))
+	case isDigit(c) || isAlpha(c) || c == '_':
+		for j < len(t) && (isDigit(t[j]) || isAlpha(t[j]) || t[j] == '_' || t[j] == '.') {
+			j++
+		}
+		peek = true
+	case j < len(t) && strings.Contains(" >= <= == != && || -> .. ", " "+t[i:j+1]+" "):
+		j++
+	default:
+		peek = strings.IndexByte("><=!&|-/", c) >= 0
+	}
+	line := src.Pos(j - 1).Line
+	if peek && j < len(t) && t[j] == '\n' {
+		line++
+	}
+	return line
+}
+
+func isPmieSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
 // PmieLine is the line pmie's scanner has reached when its parser
 // finishes the statement ending at offset end of src: past the ";" and the
 // white space after it; 0 at the end of the file. pmie reports the
