@@ -162,6 +162,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("timezone: Europe/Paris\ntime_windows: [{name: w, cron: '0 22 * * *', duration: 8h}]\n" +
 		"receivers: [{name: b, type: alertmanager, urls: ['http://h:9093', 'http://i'], queue: 5, headers: {X-A: b}}]\n" +
 		"routes: [{receivers: [b], mute_when: [w]}]\nheartbeats: [{name: hb, cron: '@every 1m', receivers: [b]}]\n"))
+	f.Add([]byte("receivers:\n  - {name: w, type: webhook, url: 'http://h/x', send_resolved: false}\n" +
+		"  - {name: e, type: exec, command: [/bin/true], send_resolved: true}\nroutes: [{receivers: [w, e]}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := Parse("f.yaml", data)
 		if err != nil {

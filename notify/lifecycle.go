@@ -100,26 +100,23 @@ func (n *Notifier) Evaluated(ev *Evaluation) {
 		if a.Status == "" { // from a sender that does not set them
 			a.Status, a.StartsAt = alert.Firing, a.Time
 		}
-		var queued, resolving []*receiver
+		var queued []*receiver
 		for _, name := range n.route(n.cfg, a) {
 			r := n.recvs[name]
 			switch {
 			case r == nil:
 			case r.q != nil:
 				queued = append(queued, r)
-				if r.cfg.SendResolved {
-					resolving = append(resolving, r)
-				}
 			default:
 				am = alert.AppendNew(am, name)
 				last = a
 			}
 		}
-		if len(resolving) > 0 {
+		if len(queued) > 0 {
 			if tr == nil {
 				tr = n.newTracked(ev.Key)
 			}
-			tr.hookFired(a, resolving) // before it is sent: it sets a.StartsAt
+			tr.hookFired(a, queued) // before it is sent: it sets a.StartsAt
 		}
 		if !ev.Resume {
 			for _, r := range queued {

@@ -25,19 +25,19 @@ import (
 // the rule true.
 
 // hookMember is a binding an action of a tracked rule fired for, to exec
-// and webhook receivers with send_resolved.
+// and webhook receivers, while it makes the rule true.
 type hookMember struct {
 	Binding
 	action, message string
 	startsAt        time.Time       // when it first fired
 	firedAt         time.Time       // when it last fired
-	to              map[string]bool // receivers told of it, by name
+	to              map[string]bool // receivers told of it that want resolutions, by name
 }
 
-// hookFired records the bindings of a fired action routed to receivers
-// that want resolutions (resolving), and sets a's StartsAt to the
-// earliest time they began to fire.
-func (tr *tracked) hookFired(a *Alert, resolving []*receiver) {
+// hookFired records the bindings of a fired action routed to exec and
+// webhook receivers (those of rs that want resolutions are to be told of
+// them), and sets a's StartsAt to the earliest time they began to fire.
+func (tr *tracked) hookFired(a *Alert, rs []*receiver) {
 	bs := a.Bindings
 	if len(bs) == 0 {
 		bs = []Binding{{}}
@@ -51,8 +51,10 @@ func (tr *tracked) hookFired(a *Alert, resolving []*receiver) {
 			tr.hooks[k] = m
 		}
 		m.Value, m.action, m.message, m.firedAt = b.Value, a.Action, a.Message, a.Time
-		for _, r := range resolving {
-			m.to[r.cfg.Name] = true
+		for _, r := range rs {
+			if r.cfg.SendResolved {
+				m.to[r.cfg.Name] = true
+			}
 		}
 		if m.startsAt.Before(start) {
 			start = m.startsAt
@@ -135,14 +137,11 @@ func (n *Notifier) resolution(tr *tracked, ms []*hookMember, t time.Time) *Alert
 // hookRetrack fits a tracked rule's bindings to a new configuration:
 // receivers gone, or no longer wanting resolutions, are not told.
 func (n *Notifier) hookRetrack(tr *tracked) {
-	for k, m := range tr.hooks {
+	for _, m := range tr.hooks {
 		for name := range m.to {
 			if r := n.recvs[name]; r == nil || r.q == nil || !r.cfg.SendResolved {
 				delete(m.to, name)
 			}
-		}
-		if len(m.to) == 0 {
-			delete(tr.hooks, k)
 		}
 	}
 }

@@ -143,3 +143,42 @@ default_receiver: hook
 		t.Errorf("sent %q, want only %q", got, want)
 	}
 }
+
+// TestStartsAtWithoutResolutions checks that a receiver with
+// send_resolved: false, alone on its route, sees the startsAt of the
+// bindings it is sent: an action fired again while they stay true keeps
+// the first time; once they stopped, a new firing starts anew.
+func TestStartsAtWithoutResolutions(t *testing.T) {
+	rec, srv := newRecorder(t)
+	cfg := mustParse(t, `
+receivers:
+  - {name: quiet, type: webhook, url: '`+srv.URL+`/quiet', send_resolved: false}
+default_receiver: quiet
+`)
+	t0 := time.Unix(1700000000, 0).UTC()
+	n := New(cfg, Options{})
+	one := func() []Binding { return []Binding{{Host: "alpha", Inst: "cpu0", Value: "0.99"}} }
+	for _, s := range []struct {
+		sec   int
+		truth Truth
+	}{{0, True}, {60, True}, {120, False}, {180, True}} {
+		at := t0.Add(time.Duration(s.sec) * time.Second)
+		e := &Evaluation{Key: "k", Rule: "cpu_hot", Time: at, Truth: s.truth, Bindings: one}
+		if s.truth == True {
+			a := FromEvent(sample(), nil)
+			a.Time, a.StartsAt, a.Bindings = at, at, one()
+			e.Fired = []*Alert{a}
+		}
+		n.Evaluated(e)
+	}
+	n.Close(context.Background())
+	var got []string
+	for _, b := range rec.bodies {
+		got = append(got, hookPosted(t, b))
+	}
+	want := "cpu_hot firing syslog 22:13:20.. 22:13:20 [cpu0=0.99]; cpu_hot firing syslog 22:13:20.. 22:14:20 [cpu0=0.99]; " +
+		"cpu_hot firing syslog 22:16:20.. 22:16:20 [cpu0=0.99]"
+	if strings.Join(got, "; ") != want {
+		t.Errorf("sent\n%s\nwant\n%s", strings.Join(got, "; "), want)
+	}
+}

@@ -42,8 +42,9 @@
 // A reload that redefines derived metrics keeps them too when its
 // Candidate can rewrap them (pmie's does: the same pmcd connection seen
 // through the new definitions), so the rules carried over lose no
-// sample; rules reading derived metrics carry the definitions' checksum
-// in their Key and start afresh.
+// sample; rules reading derived metrics carry their definitions in their
+// Key (pmie's derive.Registry.Identity), so those whose definitions
+// changed start afresh.
 //
 // A task's rules are an eval.Group: their common sub-expressions (a
 // metric several rules read, a comparison repeated) are computed once a

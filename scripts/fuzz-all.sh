@@ -8,8 +8,13 @@
 #   TIME     -fuzztime of each target (default 60s)
 #   PATTERN  run only the targets whose "package FuzzName" matches this
 #            extended regular expression (default: all)
-#   flags    passed on to go test, e.g. -fuzzminimizetime 5s or -parallel 1
+#   flags    passed on to go test (default: -fuzzminimizetime 10s), e.g.
+#            -parallel 1
 #
+# When an input widens coverage, Go first shrinks it, running it again
+# and again, for up to -fuzzminimizetime (Go's default is 60s): with
+# inputs of a few kilobytes that can take all of a short run, so this
+# script gives it 10s unless told otherwise.
 # Go fuzzes one target per run, using every processor (-parallel), so the
 # targets run one at a time. A failing input is written to the package's
 # testdata directory (fuzz/FuzzName), where plain go test runs it from then
@@ -22,6 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 time=${1:-60s}
 pattern=${2:-.}
 shift $(($# < 2 ? $# : 2))
+[ $# -eq 0 ] && set -- -fuzzminimizetime 10s
 logs=${FUZZ_LOGS:-$(mktemp -d /tmp/fuzz-all.XXXXXX)}
 cd "$root" || exit 1
 status=0

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -288,7 +289,7 @@ func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 					log(rules.Warning, "pmie: warning - "+w)
 				}
 			}
-			markDerived(prog.Rules[n:], sum)
+			markDerived(prog.Rules[n:], src.registry(), sum)
 			for _, r := range prog.Rules[n:] {
 				keyFiles[r.Key] = path
 			}
@@ -359,22 +360,44 @@ func (p *session) rewrap(to *sources, conn string, old pmapi.Context) pmapi.Cont
 }
 
 // markDerived makes the identity (Key) of each rule that reads derived
-// metrics depend on the derived files' contents (sum): a reload that
-// redefines derived metrics gives such rules new state, since what they
-// were computing has changed, while the others carry on.
-func markDerived(rs []*eval.Rule, sum []byte) {
+// metrics depend on their definitions (derive.Registry.Identity: their
+// PMIDs and expressions in reg, and those of the derived metrics they
+// name), or on the derived files' contents (sum) for a metric reg does
+// not know: a reload that redefines derived metrics gives the rules
+// reading them new state, since what they were computing has changed,
+// while the others carry on.
+func markDerived(rs []*eval.Rule, reg *derive.Registry, sum []byte) {
 	if len(sum) == 0 {
 		return
 	}
-	tag := fmt.Sprintf("\x00derived %x", sha256.Sum256(sum))
 	for _, r := range rs {
+		var ids []string
 		for _, m := range r.Metrics {
-			if m.Desc.PMID.IsDerived() {
-				r.Key += tag
-				break
+			if !m.Desc.PMID.IsDerived() {
+				continue
 			}
+			id, ok := "", false
+			if reg != nil {
+				id, ok = reg.Identity(m.Desc.PMID)
+			}
+			if !ok {
+				id = fmt.Sprintf("files %x", sum)
+			}
+			ids = append(ids, id)
+		}
+		if len(ids) > 0 {
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+			r.Key += fmt.Sprintf("\x00derived %x", sha256.Sum256([]byte(strings.Join(ids, "\x00"))))
 		}
 	}
+}
+
+// registry is the derived metrics src's contexts have.
+func (src *sources) registry() *derive.Registry {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return src.reg
 }
 
 // bgLog reports messages in pmie's log from goroutines other than the
@@ -412,7 +435,7 @@ func (p *session) markDerivedRules() {
 	for i, r := range p.program.Rules {
 		old[i] = r.Key
 	}
-	markDerived(p.program.Rules, p.derivedSum)
+	markDerived(p.program.Rules, p.src.registry(), p.derivedSum)
 	for i, r := range p.program.Rules {
 		if file, ok := p.keyFiles[old[i]]; ok && r.Key != old[i] {
 			p.keyFiles[r.Key] = file

@@ -42,7 +42,8 @@ func FuzzCompile(f *testing.F) {
 
 // sameMeaning is the alphabet of patterns whose meaning Go's RE2 syntax
 // and glibc's POSIX syntax agree on, wherever both accept them: letters,
-// ".", "|", "*", "+", "?", groups, "^", "$" and simple brackets.
+// ".", "|", "*", "+", "?", groups, "^", "$" and simple brackets; but
+// not "?" after a repetition, which Go reads as making it lazy.
 const sameMeaning = "abc.|*+?()[]^$-"
 
 // FuzzAgainstGo compares MatchString with Go's regexp where the pattern
@@ -61,6 +62,10 @@ func FuzzAgainstGo(f *testing.F) {
 			if !strings.ContainsRune(sameMeaning, rune(pattern[i])) {
 				return
 			}
+		}
+		// "a+?" is (a+)? in POSIX, a lazy a+ in Go (which needs an a)
+		if strings.Contains(pattern, "*?") || strings.Contains(pattern, "+?") || strings.Contains(pattern, "??") {
+			return
 		}
 		for i := 0; i < len(s); i++ {
 			if s[i] == 0 || s[i] >= 0x80 {
