@@ -63,7 +63,7 @@ type Alerter interface {
 // switch).
 type Daemon struct {
 	opt   Options
-	stats *rules.Stats
+	stats Counter
 	start time.Time
 
 	cfg      atomic.Pointer[wire.Settings]
@@ -71,11 +71,22 @@ type Daemon struct {
 	reloader atomic.Pointer[rules.Reloader]
 	ready    atomic.Bool
 
-	fired map[string][]*alert.Alert // by rule, until its group is evaluated: engine goroutine only
+	main  *Observer // the engine's (a fleet's members have their own)
 	view  *view
+	fleet atomic.Pointer[wire.FleetCounts]
 
 	mmv *mmvExport
 	bg  sync.WaitGroup // pmie-notify retired at a reload, still sending
+}
+
+// Counter is the engine's counts: a rules.Stats, or a fleet's
+// rules.StatsGroup.
+type Counter interface {
+	Totals() rules.Totals
+	Rules() []rules.RuleCounts
+	Hosts() []rules.HostCounts
+	AfterEval(f func())
+	TimeEvaluations(clock func() time.Time)
 }
 
 // alerterBox holds an Alerter for atomic access.
@@ -85,14 +96,15 @@ type alerterBox struct{ Alerter }
 // yaml its file's contents): pmie-notify if cfg has alerting (and
 // opt.Alerts) or an HTTP endpoint, the MMV file if cfg names one. stats
 // are the engine's counts.
-func New(cfg *wire.Settings, yaml []byte, stats *rules.Stats, opt Options) (*Daemon, error) {
+func New(cfg *wire.Settings, yaml []byte, stats Counter, opt Options) (*Daemon, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Log == nil {
 		opt.Log = func(rules.Level, string) {}
 	}
-	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), fired: map[string][]*alert.Alert{}, view: newView()}
+	d := &Daemon{opt: opt, stats: stats, start: opt.Now(), view: newView()}
+	d.main = d.NewObserver()
 	stats.TimeEvaluations(opt.Now) // for the rules API's evaluationTime and the per-rule times
 	d.cfg.Store(cfg)
 	if d.wantsHelper(cfg) {
@@ -129,31 +141,56 @@ func (d *Daemon) listening(cfg *wire.Settings) bool { return d.opt.Listen != "" 
 // SetFiles records which file each rule (by key) came from, for the API.
 func (d *Daemon) SetFiles(files map[string]string) { d.view.setFiles(files) }
 
+// AddFiles records which file each of more rules (by key) came from.
+func (d *Daemon) AddFiles(files map[string]string) { d.view.addFiles(files) }
+
 // SetReloader gives the HTTP endpoint's POST /-/reload its reloader.
 func (d *Daemon) SetReloader(r *rules.Reloader) { d.reloader.Store(r) }
 
 // Observe has the engine configured by cfg tell the Daemon of its
 // evaluations and of rules removed by reloads.
-func (d *Daemon) Observe(cfg *rules.Config) {
+func (d *Daemon) Observe(cfg *rules.Config) { d.main.Observe(cfg) }
+
+// Fired is given each action the rules run (actions.Runner.Notify), as
+// it runs: the alert for it is made at once, while the rule's values are
+// current, and routed when the rule's evaluation is complete.
+func (d *Daemon) Fired(ev *actions.Event) { d.main.Fired(ev) }
+
+// Observer follows one engine for the Daemon: a fleet runs an engine for
+// each member, each on its own goroutine, each with an Observer.
+type Observer struct {
+	d     *Daemon
+	fired map[string][]*alert.Alert // by rule, until its group is evaluated: its engine's goroutine only
+}
+
+// NewObserver makes an Observer for another engine.
+func (d *Daemon) NewObserver() *Observer {
+	return &Observer{d: d, fired: map[string][]*alert.Alert{}}
+}
+
+// Observe has the engine configured by cfg tell the Daemon of its
+// evaluations and of rules removed by reloads.
+func (o *Observer) Observe(cfg *rules.Config) {
 	prev := cfg.Evaluated
 	cfg.Evaluated = func(now float64, rs []*eval.Rule) {
 		if prev != nil {
 			prev(now, rs)
 		}
-		d.evaluated(now, rs)
+		o.evaluated(now, rs)
 	}
-	cfg.Removed = d.removed
+	cfg.Removed = o.d.removed
 }
 
-// Fired is given each action the rules run (actions.Runner.Notify), as
-// it runs: the alert for it is made at once, while the rule's values are
-// current, and routed when the rule's evaluation is complete.
-func (d *Daemon) Fired(ev *actions.Event) {
-	if d.alerting() == nil {
+// Fired is given each action the engine's rules run (see Daemon.Fired).
+func (o *Observer) Fired(ev *actions.Event) {
+	if o.d.alerting() == nil {
 		return
 	}
-	d.fired[ev.Rule] = append(d.fired[ev.Rule], alert.FromEvent(ev, nil))
+	o.fired[ev.Rule] = append(o.fired[ev.Rule], alert.FromEvent(ev, nil))
 }
+
+// SetFleet records a fleet's counts, for the metrics.
+func (d *Daemon) SetFleet(f *wire.FleetCounts) { d.fleet.Store(f) }
 
 // timeOf converts seconds since the epoch to a time.Time.
 func timeOf(sec float64) time.Time {
@@ -162,7 +199,8 @@ func timeOf(sec float64) time.Time {
 }
 
 // evaluated follows an evaluation of a group of rules.
-func (d *Daemon) evaluated(now float64, rs []*eval.Rule) {
+func (o *Observer) evaluated(now float64, rs []*eval.Rule) {
+	d := o.d
 	d.ready.Store(true)
 	t := timeOf(now)
 	a := d.alerting()
@@ -175,9 +213,9 @@ func (d *Daemon) evaluated(now float64, rs []*eval.Rule) {
 		if a == nil || !r.HasActions() || !d.cfg.Load().Alerting || !d.opt.Alerts {
 			continue
 		}
-		st := wire.Rule{Key: r.Key, Name: r.Name, Truth: truthOf(r.Truth()), Fired: d.fired[r.Name]}
+		st := wire.Rule{Key: r.Key, Name: r.Name, Truth: truthOf(r.Truth()), Fired: o.fired[r.Name]}
 		if st.Fired != nil {
-			delete(d.fired, r.Name)
+			delete(o.fired, r.Name)
 		}
 		if st.Truth == wire.True {
 			st.Bindings = bindingsOf(r)
@@ -298,7 +336,8 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 	t := d.stats.Totals()
 	s := &wire.Snapshot{Start: d.start, Ready: d.ready.Load(),
 		Totals: wire.Totals{NumRules: t.NumRules, Counts: wire.Counts{Evaluations: t.Evaluations,
-			True: t.True, False: t.False, Unknown: t.Unknown, Actions: t.Actions}}}
+			True: t.True, False: t.False, Unknown: t.Unknown, Actions: t.Actions},
+			Lag: t.Lag.Seconds(), MaxLag: t.MaxLag.Seconds()}}
 	rs := d.stats.Rules()
 	if views {
 		s.Rules = d.view.snapshot(rs)
@@ -309,7 +348,17 @@ func (d *Daemon) Snapshot(views bool) *wire.Snapshot {
 	}
 	for _, h := range d.stats.Hosts() {
 		s.Hosts = append(s.Hosts, wire.HostCounts{Conn: h.Conn, Fetches: h.Fetches, Errors: h.Errors,
-			Seconds: h.Time.Seconds(), LastSec: h.Last.Seconds()})
+			Seconds: h.Time.Seconds(), LastSec: h.Last.Seconds(), Down: h.Down})
+	}
+	if f := d.fleet.Load(); f != nil {
+		c := *f
+		c.Down = 0
+		for _, h := range s.Hosts {
+			if h.Down {
+				c.Down++
+			}
+		}
+		s.Fleet = &c
 	}
 	if rl := d.reloader.Load(); rl != nil {
 		s.Reloads.OK, s.Reloads.Failed = rl.Counts()

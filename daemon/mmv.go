@@ -22,9 +22,11 @@ var mmvItems = map[string]uint32{
 	"rules": 1, "evaluations": 2, "outcomes.true": 3, "outcomes.false": 4, "outcomes.unknown": 5, "actions": 6,
 	"rule.evaluations": 10, "rule.true": 11, "rule.false": 12, "rule.unknown": 13, "rule.actions": 14,
 	"rule.eval_time": 15, "rule.last_eval_time": 16,
-	"host.fetches": 20, "host.errors": 21, "host.fetch_time": 22, "host.last_fetch_time": 23,
+	"host.fetches": 20, "host.errors": 21, "host.fetch_time": 22, "host.last_fetch_time": 23, "host.up": 24,
 	"receiver.sent": 30, "receiver.failed": 31, "receiver.dropped": 32, "receiver.queued": 33,
 	"reloads.success": 40, "reloads.failure": 41,
+	"lag": 7, "max_lag": 8,
+	"fleet.members": 50, "fleet.named": 51, "fleet.shard": 52, "fleet.down": 53,
 }
 
 // mmvIndoms are the instance domains, by the label naming the instance.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"sort"
 	"sync"
 	"time"
 
@@ -86,22 +87,87 @@ func (v *view) setFiles(files map[string]string) {
 	v.mu.Unlock()
 }
 
+// addFiles records which file more rules came from.
+func (v *view) addFiles(files map[string]string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.files == nil {
+		v.files = map[string]string{}
+	}
+	for k, f := range files {
+		v.files[k] = f
+	}
+}
+
 // snapshot copies the rules' states, in the order of the engine's
 // counts, with the counts and the file of each.
 func (v *view) snapshot(counts []rules.RuleCounts) []wire.RuleView {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	out := make([]wire.RuleView, 0, len(counts))
+	var members map[string][]*wire.RuleView
 	for _, c := range counts {
 		rv := v.rules[c.Key]
+		if rv == nil && members == nil {
+			members = v.byBase()
+		}
+		if rv == nil && len(members[c.Key]) > 0 {
+			rv = merged(members[c.Key])
+		}
 		if rv == nil {
 			rv = &wire.RuleView{Key: c.Key, Name: c.Name, Delta: c.Delta}
 		}
 		cp := *rv
 		cp.Bindings = append([]wire.BindingView(nil), rv.Bindings...)
 		cp.File = v.files[c.Key]
+		if cp.File == "" && len(members[c.Key]) > 0 {
+			cp.File = v.files[members[c.Key][0].Key]
+		}
+		cp.Key = c.Key
 		cp.Counts = countsOf(&c)
 		out = append(out, cp)
 	}
 	return out
+}
+
+// byBase groups the rules' states of a fleet's members by the rule they
+// are copies of (rules.BaseKey).
+func (v *view) byBase() map[string][]*wire.RuleView {
+	out := map[string][]*wire.RuleView{}
+	for k, rv := range v.rules {
+		if b := rules.BaseKey(k); b != k {
+			out[b] = append(out[b], rv)
+		}
+	}
+	return out
+}
+
+// merged is one view of a rule from its members' copies: true if any
+// is (since the first became true, with all their bindings), else false
+// if any is, else unknown; evaluated when the last was; its value the
+// first true copy's, else any.
+func merged(rvs []*wire.RuleView) *wire.RuleView {
+	sort.Slice(rvs, func(i, j int) bool { return rvs[i].Key < rvs[j].Key })
+	m := *rvs[0]
+	m.Bindings = nil
+	m.Truth, m.Since = wire.Unknown, time.Time{}
+	for _, rv := range rvs {
+		if rv.Evaluated.After(m.Evaluated) {
+			m.Evaluated = rv.Evaluated
+		}
+		switch {
+		case rv.Truth == wire.True:
+			if m.Truth != wire.True {
+				m.Value = rv.Value
+			}
+			if m.Since.IsZero() || rv.Since.Before(m.Since) {
+				m.Since = rv.Since
+			}
+			m.Truth = wire.True
+			m.Bindings = append(m.Bindings, rv.Bindings...)
+		case rv.Truth == wire.False && m.Truth == wire.Unknown:
+			m.Truth = wire.False
+		}
+	}
+	return &m
 }

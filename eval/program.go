@@ -164,3 +164,36 @@ func (r *Rule) Bindings() []Binding {
 // HasActions reports whether r is a rule with actions (cond -> action, or
 // a ruleset) rather than an expression whose value is only printed.
 func (r *Rule) HasActions() bool { return r.Root.Op == OpRule || r.Root.Op == OpRuleset }
+
+// ActionTimes appends, for each action of the rule in the order they are
+// written, when it last ran (seconds since the epoch; 0 if never): what
+// its holdoff counts from. RestoreActionTimes puts such times back,
+// after a restart, so that an action that ran shortly before is held
+// off as it would have been. The rule must not be evaluating meanwhile.
+func (r *Rule) ActionTimes(dst []float64) []float64 {
+	walkActions(r.Root, func(x *Node) { dst = append(dst, x.stamp[0]) })
+	return dst
+}
+
+// RestoreActionTimes sets when each action last ran, as ActionTimes gave
+// them; it does nothing if the rule's actions are not as many.
+func (r *Rule) RestoreActionTimes(times []float64) {
+	if len(r.ActionTimes(nil)) != len(times) {
+		return
+	}
+	i := 0
+	walkActions(r.Root, func(x *Node) { x.stamp[0] = times[i]; i++ })
+}
+
+// walkActions calls fn for each action leaf under x, in order.
+func walkActions(x *Node, fn func(*Node)) {
+	if x == nil {
+		return
+	}
+	if x.act != nil {
+		fn(x)
+		return
+	}
+	walkActions(x.Arg1, fn)
+	walkActions(x.Arg2, fn)
+}

@@ -12,7 +12,7 @@ import (
 
 // repoPath is a path in the repository as the README writes one: a
 // package (./cmd/pmie) or a file or directory under one of these.
-var repoPath = regexp.MustCompile(`(?:^|[\s\x60(\[])\.?/?((?:cmd|examples|testdata|scripts|internal|pmapi|\.ci)/[A-Za-z0-9_./-]*[A-Za-z0-9_-])`)
+var repoPath = regexp.MustCompile(`(?:^|[\s\x60(\[])\.?/?((?:cmd|examples|testdata|scripts|internal|pmapi|\.ci)/[A-Za-z0-9_./@-]*[A-Za-z0-9_-])`)
 
 // TestReadmePaths checks that every file, directory and package the
 // README names exists (an archive by its base name), so that its

@@ -32,6 +32,24 @@ func F64(v float64) Atom { return Atom{Type: TypeDouble, num: math.Float64bits(v
 // String makes a string Atom.
 func String(s string) Atom { return Atom{Type: TypeString, str: s} }
 
+// NumAtom is v as a value of the numeric type t (a double for any type
+// that is not an integer or float); v must be in t's range.
+func NumAtom(t Type, v float64) Atom {
+	switch t {
+	case Type32:
+		return I32(int32(v))
+	case TypeU32:
+		return U32(uint32(v))
+	case Type64:
+		return I64(int64(v))
+	case TypeU64:
+		return U64(uint64(v))
+	case TypeFloat:
+		return F32(float32(v))
+	}
+	return F64(v)
+}
+
 // Blob makes an Atom of type t (an aggregate or event type) holding b.
 func Blob(t Type, b string) Atom { return Atom{Type: t, str: b} }
 

@@ -64,6 +64,20 @@ type Config struct {
 	// FetchTimeout bounds how long a live evaluation waits for a host;
 	// a host slower than this has unknown values for that evaluation.
 	FetchTimeout time.Duration
+	// Limits, if set, bounds connections being made and fetches in
+	// flight (shared with other engines); Backoff spaces out attempts to
+	// reach a host that cannot be reached.
+	Limits  *Limits
+	Backoff Backoff
+	// Phase, live, spreads evaluations over time: when it is above 0,
+	// each group of rules sharing an interval is first evaluated once the
+	// hosts have been connected, at the first time Start + (Phase+k) x
+	// its interval (k = 0, 1...), and so is a group a reload adds. A
+	// fleet gives each member its own phase, so that thousands of hosts
+	// are not all fetched and evaluated at the same instant (as the
+	// pmie of a farm, started one by one, are not). At 0, as pmie, the
+	// first evaluation is at Start, and a reload's new group at once.
+	Phase float64
 
 	// Stats receives the engine's counts of its work; nil makes new ones
 	// (see Engine.Stats).
@@ -79,6 +93,14 @@ type Config struct {
 	Removed func(rules []*eval.Rule, now float64)
 }
 
+// Output is where an engine writes values and print actions: a writer
+// it flushes after each evaluation. A Config.Out that is not one is
+// given a buffer.
+type Output interface {
+	io.Writer
+	Flush() error
+}
+
 // retryMin is pmie's first retry interval for unavailable hosts and
 // metrics, in seconds; retries back off exponentially up to the delta.
 const retryMin = 5
@@ -89,7 +111,7 @@ type Engine struct {
 	b     *eval.Builder
 	rt    *eval.Runtime
 	tasks []*task
-	out   *bufio.Writer
+	out   Output
 	line  []byte
 	hosts *Hosts
 	stats *Stats
@@ -118,7 +140,7 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
-	if w, ok := cfg.Out.(*bufio.Writer); ok {
+	if w, ok := cfg.Out.(Output); ok {
 		e.out = w
 	} else {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)

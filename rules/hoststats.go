@@ -14,13 +14,18 @@ type HostCounts struct {
 	Errors  uint64        // fetches that failed
 	Time    time.Duration // time spent waiting for fetches finished
 	Last    time.Duration // the last fetch's time
+	Down    bool          // it cannot be reached now
 }
 
 // hostCounters are a host's counts as fetches update them.
 type hostCounters struct {
 	fetches, errors atomic.Uint64
 	nanos, last     atomic.Int64
+	down            atomic.Bool
 }
+
+// setDown records whether the host can be reached.
+func (c *hostCounters) setDown(down bool) { c.down.Store(down) }
 
 // hostTable is the hosts' counts, kept for the life of the engine's
 // Stats (a host not fetched any longer keeps its last counts).
@@ -61,7 +66,7 @@ func (s *Stats) Hosts() []HostCounts {
 	out := make([]HostCounts, 0, len(s.hostTable.hosts))
 	for conn, c := range s.hostTable.hosts {
 		out = append(out, HostCounts{Conn: conn, Fetches: c.fetches.Load(), Errors: c.errors.Load(),
-			Time: time.Duration(c.nanos.Load()), Last: time.Duration(c.last.Load())})
+			Time: time.Duration(c.nanos.Load()), Last: time.Duration(c.last.Load()), Down: c.down.Load()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Conn < out[j].Conn })
 	return out

@@ -44,7 +44,7 @@ func (e *Engine) connectAll() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctxs[i], errs[i] = e.cfg.Open(h.conn)
+			e.cfg.Limits.Dial(func() { ctxs[i], errs[i] = e.cfg.Open(h.conn) })
 		}()
 	}
 	wg.Wait()
@@ -52,10 +52,13 @@ func (e *Engine) connectAll() {
 		if errs[i] != nil {
 			h.down = true
 			e.hosts.Unreachable(h.conn, errs[i])
+			e.failedDial(h.live)
+			e.stats.host(h.conn).setDown(true)
 			continue
 		}
 		h.ctx, h.opened = ctxs[i], true
 		e.hosts.Reached(h.conn)
+		e.stats.host(h.conn).setDown(false)
 	}
 }
 
@@ -64,8 +67,13 @@ func (e *Engine) connectAll() {
 func (e *Engine) runLive(ctx context.Context) error {
 	e.connectAll()
 	q := make([]*task, 0, len(e.tasks))
+	from := e.cfg.Start
+	if e.cfg.Phase > 0 {
+		from = max(from, e.realNow())
+	}
 	for _, t := range e.tasks {
-		t.when, t.epoch, t.tick = e.cfg.Start, e.cfg.Start, 0
+		first := e.phased(t.delta, from)
+		t.when, t.epoch, t.tick = first, first, 0
 		t.retry = 0
 		if t.waits() {
 			t.retry = math.Min(retryMin, t.delta)
@@ -98,6 +106,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
 		e.fetchLive(t)
 		e.evalTask(t, now)
+		e.stats.lagged(e.cfg.Now().Sub(timeOf(now)))
 		e.out.Flush()
 		if t.waits() && t.retry == 0 {
 			t.retry = math.Min(retryMin, t.delta)
@@ -118,6 +127,20 @@ func (e *Engine) runLive(ctx context.Context) error {
 		q = enqueue(q[1:], t)
 	}
 	return nil
+}
+
+// phased is the first time, not before from, at which a group of rules
+// with interval delta is due by Config.Phase: from itself when the phase
+// is 0.
+func (e *Engine) phased(delta, from float64) float64 {
+	if e.cfg.Phase <= 0 || delta <= 0 {
+		return from
+	}
+	due := e.cfg.Start + e.cfg.Phase*delta
+	if due < from {
+		due += math.Ceil((from-due)/delta) * delta
+	}
+	return due
 }
 
 // sleep waits until the time of the next evaluation, or until ctx is
@@ -192,7 +215,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 	lh.mu.Lock()
 	ctx, failed := lh.pending, lh.failed
 	lh.pending, lh.failed = nil, nil
-	start := ctx == nil && !lh.connecting && !lh.busy
+	start := ctx == nil && !lh.connecting && !lh.busy && !e.cfg.Now().Before(lh.nextDial)
 	if start {
 		lh.connecting = true
 	}
@@ -201,6 +224,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 	case ctx != nil:
 		h.ctx, h.down, h.opened = ctx, false, true
 		e.hosts.Reached(h.conn)
+		e.stats.host(h.conn).setDown(false)
 	case failed != nil:
 		e.hosts.Unreachable(h.conn, failed)
 	}
@@ -212,11 +236,18 @@ func (e *Engine) reconnect(h *hostFetch) {
 // dial connects to h's host in the background, leaving the connection for
 // reconnect to adopt, or, for a host never reached, why it failed.
 func (e *Engine) dial(h *hostFetch, never bool) {
-	ctx, err := e.cfg.Open(h.conn)
+	var ctx pmapi.Context
+	var err error
+	e.cfg.Limits.Dial(func() { ctx, err = e.cfg.Open(h.conn) })
 	lh := h.live
 	lh.mu.Lock()
 	defer lh.mu.Unlock()
 	lh.connecting = false
+	if err != nil {
+		e.failedDial(lh)
+	} else {
+		lh.backoff = 0
+	}
 	switch {
 	case err == nil && lh.closed:
 		ctx.Close()
@@ -225,6 +256,13 @@ func (e *Engine) dial(h *hostFetch, never bool) {
 	case never:
 		lh.failed = err
 	}
+}
+
+// failedDial puts off the next attempt to connect by Config.Backoff;
+// lh.mu is held (or lh is not yet shared).
+func (e *Engine) failedDial(lh *liveHost) {
+	lh.backoff = e.cfg.Backoff.next(lh.backoff)
+	lh.nextDial = e.cfg.Now().Add(lh.backoff)
 }
 
 // retryMetrics looks again for the metadata of h's waiting metrics.
@@ -270,7 +308,7 @@ func (e *Engine) fetchLive(t *task) {
 			e.lost(h, err)
 			continue
 		}
-		lh.start(fetchJob{ctx: h.ctx, ids: h.ids, res: &h.result, stats: e.stats.host(h.conn)})
+		lh.start(fetchJob{ctx: h.ctx, ids: h.ids, res: &h.result, stats: e.stats.host(h.conn), limits: e.cfg.Limits})
 		lh.mu.Unlock()
 		started = append(started, h)
 	}
@@ -318,6 +356,7 @@ func (e *Engine) lost(h *hostFetch, err error) {
 		e.cfg.Notify(Error, "pmFetch from "+h.hostName()+" failed: "+errText(err))
 	}
 	e.hosts.lost(h.conn)
+	e.stats.host(h.conn).setDown(true)
 	h.down = true
 	h.err = err
 	if h.ctx != nil {

@@ -502,3 +502,40 @@ func TestLiveWorkers(t *testing.T) {
 		t.Errorf("%d goroutines after the engine stopped, %d while running: workers left", n, atFive)
 	}
 }
+
+// With a Phase, a group of rules is first evaluated at that fraction of
+// its interval after the start, or, when connecting took longer, at the
+// first such time after the hosts are connected; then every interval.
+func TestPhase(t *testing.T) {
+	_, _, b, prog := liveSetup(t, 1)
+	for _, c := range []struct {
+		phase   float64
+		connect time.Duration // the clock's advance while connecting
+		want    []float64     // evaluation times after the start
+	}{
+		{phase: 0, want: []float64{0, 10, 20}},
+		{phase: 0.25, want: []float64{2.5, 12.5, 22.5}},
+		{phase: 0.25, connect: 13 * time.Second, want: []float64{22.5, 32.5, 42.5}},
+	} {
+		clock := &fakeClock{now: time.Unix(1700000000, 0)}
+		cfg := liveConfig(clock, &stampedWriter{}, 5)
+		start := cfg.Start
+		cfg.Stop = start + c.want[2]
+		cfg.Phase = c.phase
+		open := cfg.Open
+		cfg.Open = func(conn string) (pmapi.Context, error) {
+			clock.mu.Lock()
+			clock.now = clock.now.Add(c.connect)
+			clock.mu.Unlock()
+			return open(conn)
+		}
+		var got []float64
+		cfg.Evaluated = func(now float64, _ []*eval.Rule) { got = append(got, now-start) }
+		if err := New(cfg, b, prog).Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("phase %v, connecting for %v: evaluated at %v, want %v", c.phase, c.connect, got, c.want)
+		}
+	}
+}

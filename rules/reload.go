@@ -34,6 +34,10 @@ type Candidate struct {
 	// Files are the files the configuration was read from, which a
 	// Watcher watches.
 	Files []string
+	// Parts, for many engines reloaded as one (a fleet's members), are
+	// each engine's candidate by its identity; Builder and Program are
+	// then unused.
+	Parts map[string]*Candidate
 }
 
 // Switched tells how a reload changed the rules.
@@ -211,7 +215,7 @@ type carried struct {
 // schedule gives a task of a reloaded program its schedule: that of the
 // old task of its first carried-over rule, so that rules carried over are
 // evaluated when they would have been; a task of new rules only starts
-// now, as tasks do when pmie starts.
+// now, as tasks do when pmie starts (or at its phase: Config.Phase).
 func (e *Engine) schedule(t *task, from map[*eval.Rule]*task, now float64) {
 	for _, r := range t.rules {
 		if o := from[r]; o != nil {
@@ -219,7 +223,8 @@ func (e *Engine) schedule(t *task, from map[*eval.Rule]*task, now float64) {
 			return
 		}
 	}
-	t.when, t.epoch, t.tick, t.retry = now, now, 0, 0
+	first := e.phased(t.delta, now)
+	t.when, t.epoch, t.tick, t.retry = first, first, 0, 0
 }
 
 // adopt takes over the connection of the same host in a task of the same

@@ -24,7 +24,7 @@ type LoadFunc func() (*Candidate, error)
 // Success and failure are logged and counted. Reloads come from a
 // Watcher, signals and the HTTP endpoint alike; one runs at a time.
 type Reloader struct {
-	eng  *Engine
+	eng  Reloadable
 	load LoadFunc
 	log  NotifyFunc
 	now  NowFunc
@@ -48,9 +48,16 @@ type ReloadStatus struct {
 	Err    error // nil when it succeeded
 }
 
+// Reloadable is what a Reloader reloads: an Engine, or many.
+type Reloadable interface {
+	// Reload puts c in force from the next evaluation on (see
+	// Engine.Reload).
+	Reload(c *Candidate) <-chan Switched
+}
+
 // NewReloader reloads eng's configuration with load; files are those of
 // the configuration running now. Messages go to log.
-func NewReloader(eng *Engine, load LoadFunc, files []string, log NotifyFunc, now NowFunc) *Reloader {
+func NewReloader(eng Reloadable, load LoadFunc, files []string, log NotifyFunc, now NowFunc) *Reloader {
 	if now == nil {
 		now = time.Now
 	}

@@ -26,10 +26,11 @@ type Stats struct {
 	rules    []*RuleStats
 	numRules int
 	expected float32
-	after    []func()
+	after    hooks
 	clock    func() time.Time // times evaluations, if set (TimeEvaluations)
 
 	total counters
+	lag   lags
 
 	hostsMu   sync.Mutex
 	hostTable hostTable
@@ -71,6 +72,10 @@ type Totals struct {
 	// second: the sum of 1/delta over the statements scheduled, added up
 	// in single precision as pmie does.
 	Expected float32
+	// Lag is how long after it was due the last live evaluation had
+	// finished (fetching and evaluating), MaxLag the longest so far; for
+	// many engines, the longest of theirs.
+	Lag, MaxLag time.Duration
 }
 
 // RuleCounts is one rule's counts.
@@ -155,7 +160,23 @@ func (s *Stats) Totals() Totals {
 	t := Totals{NumRules: s.numRules, Expected: s.expected}
 	s.mu.Unlock()
 	t.Counts = s.total.snapshot()
+	t.Lag, t.MaxLag = time.Duration(s.lag.last.Load()), time.Duration(s.lag.max.Load())
 	return t
+}
+
+// lags are how late live evaluations finished: the last, the most.
+type lags struct{ last, max atomic.Int64 }
+
+// lagged records that a live evaluation finished d after the time it was
+// due.
+func (s *Stats) lagged(d time.Duration) {
+	s.lag.last.Store(int64(d))
+	for {
+		m := s.lag.max.Load()
+		if int64(d) <= m || s.lag.max.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
 }
 
 // Rules returns each rule's counts, in the order the rules were loaded.
@@ -174,20 +195,39 @@ func (s *Stats) Rules() []RuleCounts {
 // evaluation of a task's rules and after a program is loaded or
 // reloaded (so that something kept beside the counts, such as pmie's
 // stats file, can follow them). f must not wait.
-func (s *Stats) AfterEval(f func()) {
-	s.mu.Lock()
-	s.after = append(s.after, f)
-	s.mu.Unlock()
-}
+func (s *Stats) AfterEval(f func()) { s.after.add(f) }
 
 // changed calls the AfterEval functions.
-func (s *Stats) changed() {
-	s.mu.Lock()
-	after := s.after
-	s.mu.Unlock()
-	for _, f := range after {
+func (s *Stats) changed() { s.after.call() }
+
+// hooks are functions to call after something happens.
+type hooks struct {
+	mu sync.Mutex
+	fs []func()
+}
+
+func (h *hooks) add(f func()) {
+	h.mu.Lock()
+	h.fs = append(h.fs, f)
+	h.mu.Unlock()
+}
+
+func (h *hooks) call() {
+	h.mu.Lock()
+	fs := h.fs
+	h.mu.Unlock()
+	for _, f := range fs {
 		f()
 	}
+}
+
+// add adds the counts of o.
+func (c *Counts) add(o Counts) {
+	c.Evaluations += o.Evaluations
+	c.True += o.True
+	c.False += o.False
+	c.Unknown += o.Unknown
+	c.Actions += o.Actions
 }
 
 // load makes the counts follow a newly loaded program: numRules rules

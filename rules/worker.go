@@ -21,6 +21,8 @@ type liveHost struct {
 	failed     error         // why a first connection failed, to report
 	closed     bool          // the engine has stopped: close what comes
 	lateErr    error         // error of a fetch that finished too late
+	backoff    time.Duration // Config.Backoff's wait after the last failure to connect
+	nextDial   time.Time     // no attempt to connect before this
 
 	work    chan fetchJob // to the worker; nil until it starts
 	done    chan error    // the result of the fetch the engine waits for
@@ -33,10 +35,11 @@ var workersStarted atomic.Int64
 
 // fetchJob is one fetch for a host's worker.
 type fetchJob struct {
-	ctx   pmapi.Context
-	ids   []pmapi.PMID
-	res   *pmapi.Result
-	stats *hostCounters
+	ctx    pmapi.Context
+	ids    []pmapi.PMID
+	res    *pmapi.Result
+	stats  *hostCounters
+	limits *Limits // shared with other engines: a fetch waits for its turn
 }
 
 // start hands the worker a fetch, starting the worker if need be, and
@@ -56,9 +59,11 @@ func (lh *liveHost) start(j fetchJob) {
 // worker runs the fetches it is given until its channel is closed.
 func (lh *liveHost) worker(work <-chan fetchJob) {
 	for j := range work {
+		turn := j.limits.fetching()
 		t := time.Now()
 		err := j.ctx.Fetch(j.ids, j.res)
 		j.stats.fetched(time.Since(t), err)
+		turn()
 		lh.finish(j.ctx, err)
 	}
 }

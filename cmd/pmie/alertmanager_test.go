@@ -83,30 +83,13 @@ func startAM(t *testing.T) *realAM {
 	t.Helper()
 	realtest.Require(t, realtest.Alertmanager)
 	notes := &amNotes{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var n amNote
-		b, _ := io.ReadAll(r.Body)
-		if err := json.Unmarshal(b, &n); err == nil {
-			notes.mu.Lock()
-			notes.notes = append(notes.notes, n)
-			notes.mu.Unlock()
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv := amHook(t, func(n amNote) {
+		notes.mu.Lock()
+		notes.notes = append(notes.notes, n)
+		notes.mu.Unlock()
+	})
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "alertmanager.yml")
-	os.WriteFile(cfg, []byte(`route:
-  receiver: hook
-  group_by: [alertname]
-  group_wait: 1s
-  group_interval: 1s
-  repeat_interval: 1h
-receivers:
-  - name: hook
-    webhook_configs:
-      - url: `+srv.URL+`/notify
-        send_resolved: true
-`), 0o644)
+	cfg := writeAMConfig(t, dir, srv.URL, "[alertname]", true)
 	port := freePort(t)
 	am := &realAM{t: t, notes: notes, notesSrv: srv, storageDir: filepath.Join(dir, "data"),
 		url: fmt.Sprintf("http://127.0.0.1:%d", port)}
@@ -115,6 +98,44 @@ receivers:
 	am.start()
 	t.Cleanup(am.stop)
 	return am
+}
+
+// amHook is a webhook for Alertmanager's notifications, each given to
+// got.
+func amHook(t *testing.T, got func(amNote)) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n amNote
+		b, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(b, &n); err == nil {
+			got(n)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// writeAMConfig writes an Alertmanager configuration in dir sending
+// every group (grouped by groupBy, a YAML list) at once to the webhook
+// at hook, notifying resolved alerts if resolved, repeating after an
+// hour.
+func writeAMConfig(t *testing.T, dir, hook, groupBy string, resolved bool) string {
+	cfg := filepath.Join(dir, "alertmanager.yml")
+	err := os.WriteFile(cfg, []byte(`route:
+  receiver: hook
+  group_by: `+groupBy+`
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: `+hook+`/notify
+        send_resolved: `+fmt.Sprint(resolved)+`
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 // start runs Alertmanager and waits until it is ready.

@@ -122,6 +122,7 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmied
 			return nil
 		}
 		helpers = append(helpers, h)
+		p.helpers.add(h)
 		if made != nil {
 			h.host.Store(made)
 		}
@@ -152,12 +153,19 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmied
 // with a daemon configuration that says watch (the default), when one of
 // its files changes. stop ends that.
 func (p *session) startReloads(ctx context.Context, eng *rules.Engine, d *pmiedaemon.Daemon) (stop func()) {
-	files := p.loadedFiles()
-	log := p.bgLog()
-	rl := rules.NewReloader(eng, p.loadCandidate(d), files, log, time.Now)
+	rl := rules.NewReloader(eng, p.loadCandidate(d), p.loadedFiles(), p.bgLog(), time.Now)
 	if d != nil {
 		d.SetReloader(rl)
 	}
+	return p.reloadTriggers(ctx, rl)
+}
+
+// reloadTriggers has rl reload on SIGUSR1 and, with a daemon
+// configuration that says watch, when one of its files changes. stop
+// ends that.
+func (p *session) reloadTriggers(ctx context.Context, rl *rules.Reloader) (stop func()) {
+	files := rl.Files()
+	log := p.bgLog()
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	sig := make(chan os.Signal, 1)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -97,6 +98,7 @@ type helper struct {
 	file     string
 	yaml     []byte                // the configuration in force
 	firing   map[string]*wire.Rule // rules true that fired, by key: told again to a new pmie-notify
+	firingN  int64                 // changes to firing (rules in or out), for the state file
 	queue    [][]byte              // messages waiting
 	dropped  int64
 	wake     chan struct{}
@@ -161,10 +163,14 @@ func (h *helper) Evaluated(t time.Time, rules []wire.Rule) {
 		r := &rules[i]
 		switch {
 		case r.Truth == wire.False:
-			delete(h.firing, r.Key)
+			if h.firing[r.Key] != nil {
+				delete(h.firing, r.Key)
+				h.firingN++
+			}
 		case r.Truth == wire.True && len(r.Fired) > 0:
 			c := *r
 			h.firing[r.Key] = &c
+			h.firingN++
 		case r.Truth == wire.True && h.firing[r.Key] != nil:
 			h.firing[r.Key].Bindings = r.Bindings
 		}
@@ -179,8 +185,38 @@ func (h *helper) Removed(keys []string, t time.Time) {
 	for _, k := range keys {
 		delete(h.firing, k)
 	}
+	h.firingN++
 	h.mu.Unlock()
 	h.enqueue(&wire.Message{Type: "removed", Time: t, Keys: keys})
+}
+
+// firingState gives the rules firing, and a count of the changes to
+// them, for the state file.
+func (h *helper) firingState() ([]wire.Rule, int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]wire.Rule, 0, len(h.firing))
+	for _, r := range h.firing {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, h.firingN
+}
+
+// resume tells pmie-notify of rules that were firing when pmie last
+// stopped (from the state file): their alerts were sent then, and are
+// tracked again, not sent again.
+func (h *helper) resume(rs []wire.Rule) {
+	if len(rs) == 0 {
+		return
+	}
+	h.mu.Lock()
+	for i := range rs {
+		c := rs[i]
+		h.firing[c.Key] = &c
+	}
+	h.mu.Unlock()
+	h.enqueue(&wire.Message{Type: "resume", Time: time.Now(), Rules: rs})
 }
 
 // Configure sends a new configuration.

@@ -19,11 +19,13 @@ import (
 
 	"github.com/gopcp/pmie/actions"
 	pmiedaemon "github.com/gopcp/pmie/daemon"
+	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -63,6 +65,7 @@ type settings struct {
 	replayAlerts bool   // --replay-alerts
 	listen       string // --web.listen-address
 	rawShell     bool   // --raw-shell-values
+	shard        string // --shard I/N
 }
 
 // prepare checks actions as rules are built: shell actions quote the
@@ -219,11 +222,19 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				s.replayAlerts = true
 			case "raw-shell-values":
 				s.rawShell = true
+			case "shard":
+				if _, err := fleet.ParseShard(ev.Arg); err != nil {
+					fail("--shard: " + err.Error())
+				}
+				s.shard = ev.Arg
 			}
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {
 		fail("extra filenames cannot be given after using -c")
+	}
+	if !bad && s.shard != "" && s.yamlFile == "" {
+		fail("--shard needs --yaml-config (with a fleet)")
 	}
 	if !bad && s.replayAlerts && s.yamlFile == "" {
 		fail("--replay-alerts needs --yaml-config")
@@ -325,6 +336,9 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
 	}
+	if p.fleet() {
+		return p.runFleet(ctx)
+	}
 	p.keyFiles = map[string]string{}
 	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles)
 	if !loaded {
@@ -381,14 +395,26 @@ type session struct {
 	derivedSum []byte         // contents of the derived files in use
 	cur        atomic.Pointer[sources]
 	forks      []*sources // sources made by reloads (engine's goroutine)
+	helpers    helperSet  // pmie-notify, as started
 }
+
+// fleet reports whether pmie evaluates a fleet (the daemon
+// configuration's fleet section).
+func (p *session) fleet() bool { return p.dcfg != nil && p.dcfg.Fleet != nil && len(p.s.archives) == 0 }
 
 // setUp opens the sources and works out the time zone, the default
 // interval and the time window, as pmie does before reading rules.
 func (p *session) setUp() error {
 	s := p.s
 	var err error
-	if p.src, err = openSources(s, p.log); err != nil {
+	if p.fleet() {
+		// each member names its host: there is no default one
+		p.src = &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
+			log: p.log, first: -1, ns: s.namespace}
+		if s.hostzone {
+			return fmt.Errorf("%s: -z cannot be used with a fleet (its hosts may be in several time zones)\n", prog)
+		}
+	} else if p.src, err = openSources(s, p.log); err != nil {
 		return err
 	}
 	p.cur.Store(p.src)
@@ -475,6 +501,14 @@ func (p *session) evaluate(ctx context.Context) int {
 			f.close()
 		}
 	}()
+	if p.dcfg != nil && p.dcfg.StateFile != "" && !src.archive {
+		st := loadState(p.dcfg.StateFile, p.log.notify)
+		st.restore(p.program.Rules)
+		st.observe(&cfg)
+		p.helpers.resume(st, p.program.Rules)
+		st.start(p.helpers.firing)
+		defer st.close()
+	}
 	eng := rules.New(cfg, p.b, p.program)
 	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
 		stopReload := p.startReloads(ctx, eng, d)

@@ -42,6 +42,7 @@ var optionTable = []pcpopt.Option{
 	{Long: "replay-alerts", Help: "with -a, send alerts too (actions are only reported)"},
 	{Long: "raw-shell-values", Help: "put %h %i %v %c into shell actions unquoted, as pmie does (UNSAFE)"},
 	{Long: "web.listen-address", HasArg: true, ArgName: "HOST:PORT", Help: "serve /metrics, health, reload and the rules API on HOST:PORT"},
+	{Long: "shard", HasArg: true, ArgName: "I/N", Help: "evaluate shard I of N of the daemon configuration's fleet"},
 	{Short: 'U', Long: "username", HasArg: true, ArgName: "USER", Help: "run as named USER in daemon mode [default pcp]"},
 	pcpopt.Header("Reporting options"),
 	{Short: 'b', Long: "buffer", Help: "one line buffered output stream, stdout on stderr"},

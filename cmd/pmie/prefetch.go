@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sort"
 	"sync"
 
 	"github.com/gopcp/pmie/lang"
@@ -111,17 +112,36 @@ func (src *sources) prefetch(stmts []*lang.Stmt) {
 	wg.Wait()
 }
 
-// warmUp looks up names and their descriptors and instance domains.
+// warmUp looks up names and their descriptors and instance domains: in
+// one request each for all the names and all the descriptors where the
+// context can (pmcd), the instance domains one by one.
 func (m *metaSource) warmUp(names map[string]bool) {
 	w := &warmCache{names: map[string]nameAnswer{}, descs: map[pmapi.PMID]descAnswer{},
 		indoms: map[pmapi.InDom]indomAnswer{}}
+	sorted := make([]string, 0, len(names))
 	for name := range names {
-		id, err := m.LookupName(name)
-		w.names[name] = nameAnswer{id, err}
-		if err != nil {
-			continue
+		sorted = append(sorted, name)
+	}
+	sort.Strings(sorted)
+	ids := m.lookupNames(sorted)
+	var found []pmapi.PMID
+	for i, name := range sorted {
+		id, err := ids[i], error(nil)
+		if id == pmapi.PMIDNull {
+			// not there, or a derived metric: asked alone, for why
+			id, err = m.LookupName(name)
 		}
-		d, err := m.ctx.LookupDesc(id)
+		w.names[name] = nameAnswer{id, err}
+		if err == nil {
+			found = append(found, id)
+		}
+	}
+	descs := m.lookupDescs(found)
+	for i, id := range found {
+		d, err := descs[i], error(nil)
+		if d.PMID == pmapi.PMIDNull {
+			d, err = m.ctx.LookupDesc(id)
+		}
 		w.descs[id] = descAnswer{d, err}
 		if err != nil || d.InDom == pmapi.InDomNull {
 			continue
@@ -132,6 +152,41 @@ func (m *metaSource) warmUp(names map[string]bool) {
 		}
 	}
 	m.warm = w
+}
+
+// lookupNames looks names up in one request if the context (with no
+// derived metrics or namespace over it) can; a name not found, or not
+// looked up, is PMIDNull.
+func (m *metaSource) lookupNames(names []string) []pmapi.PMID {
+	ids := make([]pmapi.PMID, len(names))
+	for i := range ids {
+		ids[i] = pmapi.PMIDNull
+	}
+	if b, ok := m.ctx.(interface {
+		LookupNames([]string) ([]pmapi.PMID, error)
+	}); ok && len(names) > 1 {
+		if got, err := b.LookupNames(names); err == nil {
+			copy(ids, got)
+		}
+	}
+	return ids
+}
+
+// lookupDescs looks the descriptors of ids up in one request if the
+// context can; one not found, or not looked up, has PMID PMIDNull.
+func (m *metaSource) lookupDescs(ids []pmapi.PMID) []pmapi.Desc {
+	out := make([]pmapi.Desc, len(ids))
+	for i := range out {
+		out[i].PMID = pmapi.PMIDNull
+	}
+	if b, ok := m.ctx.(interface {
+		LookupDescs([]pmapi.PMID) ([]pmapi.Desc, error)
+	}); ok && len(ids) > 1 {
+		if got, err := b.LookupDescs(ids); err == nil {
+			copy(out, got)
+		}
+	}
+	return out
 }
 
 // cool forgets the metadata looked up ahead, and the hosts that could not

@@ -190,6 +190,11 @@ func (s *signals) sleep(ctx context.Context, t time.Time) error {
 		w = waker.New()
 		defer w.Close()
 	}
+	return s.sleepOn(ctx, w, t)
+}
+
+// sleepOn is sleep's wait, on w.
+func (s *signals) sleepOn(ctx context.Context, w *waker.Waker, t time.Time) error {
 	if time.Until(t) <= 0 {
 		return ctx.Err()
 	}

@@ -33,11 +33,11 @@ const EnvPrefix = "PMIE"
 
 // envKeys are the settings the environment may override.
 var envKeys = []string{"rule_files", "derived_files", "sources.host", "sources.local", "sources.interval",
-	"http.listen_address", "mmv", "watch", "timezone", "default_receiver", "shutdown_timeout"}
+	"http.listen_address", "mmv", "watch", "timezone", "default_receiver", "shutdown_timeout", "fleet.shard", "state_file"}
 
 // topKeys are the file's own top-level keys (the alerting keys are
 // notify's).
-var topKeys = []string{"rule_files", "derived_files", "sources", "http", "mmv", "watch"}
+var topKeys = []string{"rule_files", "derived_files", "sources", "http", "mmv", "watch", "fleet", "state_file"}
 
 // DefaultMMV is the MMV file's name unless the file says otherwise.
 const DefaultMMV = "pmie"
@@ -95,6 +95,13 @@ func Parse(file string, data []byte) (*Config, error) {
 		}
 	}
 	d.Bool(m, "", "watch", &cfg.Watch)
+	cfg.Fleet = decodeFleet(d, m, cfg, dir)
+	if f := d.Str(m, "", "state_file"); f != "" {
+		cfg.StateFile = absolute(f, dir)
+		if st, err := os.Stat(filepath.Dir(cfg.StateFile)); err != nil || !st.IsDir() {
+			d.Errorf("state_file", "its directory must exist: %s", filepath.Dir(cfg.StateFile))
+		}
+	}
 	cfg.Alerting = notify.Decode(d, m)
 	cfg.Settings.Alerting = cfg.Alerting != nil
 	if err := d.Err(); err != nil {

@@ -61,11 +61,13 @@ var (
 	Seconds = pmapi.Units{DimTime: 1, ScaleTime: 3} // PM_TIME_SEC
 )
 
+// one is a family's one sample, of value v and labels.
+func one(v float64, labels ...string) []Sample { return []Sample{{labels, v}} }
+
 // Families are the metrics of snapshot s.
 func Families(s *wire.Snapshot) []*Family {
 	var fams []*Family
 	add := func(f *Family) *Family { fams = append(fams, f); return f }
-	one := func(v float64, labels ...string) []Sample { return []Sample{{labels, v}} }
 
 	version, goVersion := buildVersion()
 	add(&Family{Name: "pmie_build_info", Help: "pmie's version, as labels; always 1",
@@ -87,8 +89,13 @@ func Families(s *wire.Snapshot) []*Family {
 	}
 	add(&Family{Name: "pmie_actions_total", Help: "Actions run (not those held off)",
 		Counter: true, MMV: "actions", Units: Count, Samples: one(float64(t.Actions))})
+	add(&Family{Name: "pmie_evaluation_lag_seconds", Help: "How long after it was due the last live evaluation finished (a fleet: the longest of its members')",
+		MMV: "lag", Units: Seconds, Samples: one(t.Lag)})
+	add(&Family{Name: "pmie_evaluation_lag_max_seconds", Help: "The longest a live evaluation has finished after it was due",
+		MMV: "max_lag", Units: Seconds, Samples: one(t.MaxLag)})
 	rules(s, add)
 	hosts(s, add)
+	fleet(s, add)
 	receivers(s, add)
 	reloads(s, add)
 	return fams
@@ -136,13 +143,39 @@ func hosts(s *wire.Snapshot, add func(*Family) *Family) {
 		Counter: true, MMV: "host.fetch_time", Indom: "host", Units: Seconds})
 	last := add(&Family{Name: "pmie_host_fetch_last_seconds", Help: "How long each host's last fetch took (live, or archive)",
 		MMV: "host.last_fetch_time", Indom: "host", Units: Seconds})
+	up := add(&Family{Name: "pmie_host_up", Help: "Whether each live host can be reached (1) or not (0)",
+		MMV: "host.up", Indom: "host", Units: Count})
 	for _, h := range hs {
 		l := []string{"host", h.Conn}
+		up.Samples = append(up.Samples, Sample{l, float64(boolNum(!h.Down))})
 		fetches.Samples = append(fetches.Samples, Sample{l, float64(h.Fetches)})
 		errs.Samples = append(errs.Samples, Sample{l, float64(h.Errors)})
 		took.Samples = append(took.Samples, Sample{l, h.Seconds})
 		last.Samples = append(last.Samples, Sample{l, h.LastSec})
 	}
+}
+
+func boolNum(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fleet adds the families of a fleet: its members and shard.
+func fleet(s *wire.Snapshot, add func(*Family) *Family) {
+	if s.Fleet == nil {
+		return
+	}
+	f := s.Fleet
+	add(&Family{Name: "pmie_fleet_members", Help: "Members (hosts) of the fleet this pmie evaluates, its shard's",
+		MMV: "fleet.members", Units: Count, Samples: one(float64(f.Members))})
+	add(&Family{Name: "pmie_fleet_members_named", Help: "Members the fleet's configuration names, every shard's",
+		MMV: "fleet.named", Units: Count, Samples: one(float64(f.Named))})
+	add(&Family{Name: "pmie_fleet_shard", Help: "This pmie's shard (its number, and the shard count as a label)",
+		MMV: "fleet.shard", Units: Count, Samples: one(float64(f.Shard), "shards", strconv.Itoa(f.Shards))})
+	add(&Family{Name: "pmie_fleet_hosts_down", Help: "Members' hosts that cannot be reached now",
+		MMV: "fleet.down", Units: Count, Samples: one(float64(f.Down))})
 }
 
 // receivers adds the per-receiver families.

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/notify/alert"
 )
 
@@ -31,13 +32,36 @@ type Settings struct {
 	MMV          string   `json:"mmv,omitempty"`
 	Watch        bool     `json:"watch"`
 	Alerting     bool     `json:"alerting"` // the file configures receivers
+	// Fleet, if set, is the many hosts pmie evaluates, each with its own
+	// rule files, instead of one default host.
+	Fleet *fleet.Config `json:"fleet,omitempty"`
+	// StateFile, if set, is where pmie keeps what it must not forget
+	// over a restart: the actions' holdoff times and the alerts firing.
+	StateFile string `json:"state_file,omitempty"`
 }
 
 // Files are the files the settings come from: the file itself, the rule
-// files and the derived metric files.
+// files, the derived metric files, and a fleet's hosts files, control
+// files and rule files.
 func (s *Settings) Files() []string {
 	out := append([]string{s.File}, s.RuleFiles...)
-	return append(out, s.DerivedFiles...)
+	out = append(out, s.DerivedFiles...)
+	if s.Fleet != nil {
+		out = append(out, s.Fleet.Files...)
+		seen := map[string]bool{}
+		for _, f := range out {
+			seen[f] = true
+		}
+		for _, m := range s.Fleet.Members {
+			for _, f := range m.RuleFiles {
+				if !seen[f] {
+					seen[f] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Message is one line between the processes; Type says which fields
@@ -81,6 +105,7 @@ type Snapshot struct {
 	Rules   []RuleView   `json:"rules"` // in the engine's order
 	Hosts   []HostCounts `json:"hosts,omitempty"`
 	Reloads Reloads      `json:"reloads"`
+	Fleet   *FleetCounts `json:"fleet,omitempty"`
 	// Receivers are the alert receivers' counts (filled in by whoever
 	// has them).
 	Receivers map[string]ReceiverStats `json:"receivers,omitempty"`
@@ -104,6 +129,11 @@ type Counts struct {
 type Totals struct {
 	Counts
 	NumRules int `json:"num_rules"`
+	// Lag and MaxLag are how long after they were due live evaluations
+	// finished, in seconds: the last (the longest of a fleet's members'
+	// last), and the longest so far.
+	Lag    float64 `json:"lag,omitempty"`
+	MaxLag float64 `json:"max_lag,omitempty"`
 }
 
 // RuleView is one rule: its counts, and its state at its last evaluation.
@@ -130,6 +160,16 @@ type HostCounts struct {
 	Conn             string
 	Fetches, Errors  uint64
 	Seconds, LastSec float64 // time spent on them; the last one's
+	Down             bool    `json:",omitempty"` // it cannot be reached now
+}
+
+// FleetCounts are a fleet's: its members (this shard's), those the
+// configuration names (every shard's), the shard, and the members'
+// hosts that cannot be reached.
+type FleetCounts struct {
+	Members, Named int
+	Shard, Shards  int
+	Down           int
 }
 
 // Reloads are the reloads' counts and the last one's outcome.

@@ -55,10 +55,11 @@ var table = map[string]layer{
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
 	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg"}},
-	"daemon/wire":        {imports: []string{"notify/alert"}},
+	"daemon/fleet":       {imports: []string{"internal/pcpconf", "internal/pcpopt"}},
+	"daemon/wire":        {imports: []string{"notify/alert", "daemon/fleet"}},
 	"daemon/selfmetrics": {imports: []string{"daemon/wire", "pmapi"}},
 	"daemon/web":         {imports: []string{"daemon/selfmetrics", "daemon/wire"}},
-	"daemon/config":      {imports: []string{"daemon/wire", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
+	"daemon/config":      {imports: []string{"daemon/wire", "daemon/fleet", "notify", "pmapi", "internal/yamlcfg"}, tests: []string{"notify/alert"}},
 	"daemon": {imports: []string{"actions", "eval", "rules", "notify/alert", "daemon/selfmetrics", "daemon/wire",
 		"internal/mmv", "internal/pcpconf"}},
 	// helpers of our own
@@ -73,6 +74,7 @@ var table = map[string]layer{
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
 	"internal/ruletest":       {imports: append(slices.Clone(engine), "notify/alert", "pmapi/source", "pmapi/synth")},
 	"internal/pmcdtest":       {imports: []string{"pmapi", "internal/pdu"}},
+	"internal/pmcdtest/farm":  {imports: []string{"pmapi", "pmapi/source", "internal/pmcdtest"}},
 	"internal/fetchgrouptest": {tests: []string{"derive", "pmapi", "pmapi/archive", "pmapi/fetchgroup"}},
 	"internal/layering":       {},
 	"internal/goldenfile":     {},
@@ -82,8 +84,10 @@ var table = map[string]layer{
 	"internal/damaged/dumprecs":  {imports: []string{"internal/damaged"}},
 	// the commands wire things together; they open sources through
 	// pmapi/source
-	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "notify/alert", "daemon", "daemon/wire",
-		"internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker"), tests: []string{"internal/pmcdtest", "internal/damaged"}},
+	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
+	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker"),
+		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},

@@ -287,7 +287,11 @@ func (s *Server) fetch(p []byte, prof *pdu.Prof) ([]byte, error) {
 		case m.Err != 0:
 			vs.Err = m.Err
 		default:
-			for _, v := range m.Values {
+			values := m.Values
+			if s.dynamic != nil {
+				values = s.dynamic(m, time.Now())
+			}
+			for _, v := range values {
 				if m.Desc.InDom == pmapi.InDomNull || prof.Contains(m.Desc.InDom, v.Inst) {
 					vs.Values = append(vs.Values, v)
 				}

@@ -43,6 +43,7 @@ type Server struct {
 	stop      chan struct{} // closed by Stop
 	wg        sync.WaitGroup
 	startTime time.Time
+	dynamic   func(m *Metric, now time.Time) []pmapi.Value
 }
 
 // New returns a stand-in serving ns, not yet listening.
@@ -165,6 +166,14 @@ func (s *Server) SetValues(name string, values []pmapi.Value) {
 		n.leaf.Values = slices.Clone(values)
 		n.leaf.Err = 0
 	}
+}
+
+// SetDynamic has fetches answer with f's values for each metric, at the
+// time of the fetch, instead of the metric's Values (nil undoes it).
+func (s *Server) SetDynamic(f func(m *Metric, now time.Time) []pmapi.Value) {
+	s.mu.Lock()
+	s.dynamic = f
+	s.mu.Unlock()
 }
 
 // SetError makes fetches of the metric called name fail with code.

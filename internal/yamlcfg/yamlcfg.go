@@ -142,11 +142,24 @@ func (d *Decoder) find(key string, at map[string]pos) (pos, bool) {
 	}
 }
 
+// Place is where the value of key is, as "file:line:col" (the file
+// alone if it is not known).
+func (d *Decoder) Place(key string) string {
+	if p, ok := d.find(key, d.pos); ok {
+		return fmt.Sprintf("%s:%d:%d", d.File, p.line, p.col)
+	}
+	return d.File
+}
+
 // Failed reports whether any problem has been found.
 func (d *Decoder) Failed() bool { return len(d.errs) > 0 }
 
 // Count is the number of problems found so far.
 func (d *Decoder) Count() int { return len(d.errs) }
+
+// Add reports a problem found elsewhere than in the configuration file
+// (in a file it names), as it is.
+func (d *Decoder) Add(msg string) { d.errs = append(d.errs, msg) }
 
 // Err gives every problem found, one a line, or nil.
 func (d *Decoder) Err() error {

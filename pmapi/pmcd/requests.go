@@ -27,6 +27,28 @@ func (x *Context) LookupName(name string) (pmapi.PMID, error) {
 	return ids[0], nil
 }
 
+// LookupNames is pmLookupName for many names in one request: their
+// PMIDs, PMIDNull for each name pmcd does not know (ask LookupName for
+// why).
+func (x *Context) LookupNames(names []string) ([]pmapi.PMID, error) {
+	const op = "lookup names"
+	if len(names) == 0 {
+		return nil, pmapi.ErrTooSmall
+	}
+	p, err := x.call(op, pdu.EncodeNames(names, nil), pdu.PMNSIDs)
+	if err != nil {
+		return nil, err
+	}
+	_, ids, err := pdu.DecodeIDs(p, pdu.PMNSIDs)
+	if err == nil && len(ids) != len(names) {
+		err = &pdu.FormatError{Type: pdu.PMNSIDs, Msg: "PMID count differs from the request", Code: pmapi.ErrIPC}
+	}
+	if err != nil {
+		return nil, x.decoded(op, err)
+	}
+	return ids, nil
+}
+
 // NameAll is pmNameAll: every name of id.
 func (x *Context) NameAll(id pmapi.PMID) ([]string, error) {
 	return x.names("name all", pdu.EncodeIDs(pdu.PMNSIDs, 0, []pmapi.PMID{id}), pmapi.ErrPMID)

@@ -315,3 +315,28 @@ func TestDialErrors(t *testing.T) {
 		t.Errorf("pcps: %v", err)
 	}
 }
+
+// LookupNames looks many names up in one request, PMIDNull for those
+// pmcd does not know; each found is what LookupName finds.
+func TestLookupNames(t *testing.T) {
+	s := pmcdtest.Start(t, pmcdtest.Sample("names"))
+	x := dial(t, s.Spec(), pmcd.Config{})
+	names := []string{"hinv.ncpu", "no.such.metric", "kernel.all.load", "disk", "sample.double"}
+	_, before := s.Stats()
+	ids, err := x.LookupNames(names)
+	if _, after := s.Stats(); err != nil || after != before+1 {
+		t.Fatalf("LookupNames: %v, %d requests", err, after-before)
+	}
+	for i, name := range names {
+		want, err := x.LookupName(name)
+		if err != nil {
+			want = pmapi.PMIDNull
+		}
+		if ids[i] != want {
+			t.Errorf("%s: %v, LookupName gives %v", name, ids[i], want)
+		}
+	}
+	if _, err := x.LookupNames(nil); err == nil {
+		t.Error("no names looked up without an error")
+	}
+}

@@ -86,18 +86,4 @@ func (m *Metric) sampleAt(s []float64, k int) (pmapi.Atom, bool) {
 }
 
 // atom is v as a value of type t (v is in its range: see checkValue).
-func atom(t pmapi.Type, v float64) pmapi.Atom {
-	switch t {
-	case pmapi.Type32:
-		return pmapi.I32(int32(v))
-	case pmapi.TypeU32:
-		return pmapi.U32(uint32(v))
-	case pmapi.Type64:
-		return pmapi.I64(int64(v))
-	case pmapi.TypeU64:
-		return pmapi.U64(uint64(v))
-	case pmapi.TypeFloat:
-		return pmapi.F32(float32(v))
-	}
-	return pmapi.F64(v)
-}
+func atom(t pmapi.Type, v float64) pmapi.Atom { return pmapi.NumAtom(t, v) }
