@@ -110,8 +110,10 @@ func TestEvaluationTimes(t *testing.T) {
 	if len(hosts) != 1 || hosts[0].Conn != alpha || hosts[0].Fetches != 13 || hosts[0].Errors != 0 ||
 		hosts[0].Time < 13*time.Millisecond || hosts[0].Last < time.Millisecond {
 		t.Errorf("archive fetches %+v, want 13 of %s, timed", hosts, alpha)
-	} else if spent+hosts[0].Time > total {
-		t.Errorf("rules %v and fetches %v, more than the clock moved (%v)", spent, hosts[0].Time, total)
+	} else if spent > total || hosts[0].Time > total {
+		// (fetches may overlap evaluations: an archive's next records are
+		// read while the rules run)
+		t.Errorf("rules %v or fetches %v, more than the clock moved (%v)", spent, hosts[0].Time, total)
 	}
 	untimed := runStats(t, statsRules)
 	for _, r := range untimed.Rules() {
