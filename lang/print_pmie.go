@@ -86,7 +86,7 @@ func (p *printer) pmieNode(x Expr, next int) {
 		p.expr(x.Action, precRule+1, 0)
 	case *Quant:
 		if x.Op == "%" {
-			p.b.WriteString(strconv.FormatFloat(x.Percent, 'g', -1, 64))
+			p.b.WriteString(strconv.FormatFloat(x.Percent, 'f', -1, 64)) // pmie reads no exponent before %
 		}
 		p.b.WriteString(x.Op + "_")
 		p.b.WriteString(x.Dom.String() + " ")
