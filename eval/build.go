@@ -78,10 +78,6 @@ func (b *Builder) Begin() { b.errs = 0 }
 // counts them for pmcd.pmie.numrules.
 func (b *Builder) Rules() int { return b.rules }
 
-// CountDropped adds n rules that the parser built and dropped with their
-// statement (lang.File.DroppedRules): pmie counts them as rules too.
-func (b *Builder) CountDropped(n int) { b.rules += n }
-
 // Errors is the number of errors in the current statement.
 func (b *Builder) Errors() int { return b.errs }
 

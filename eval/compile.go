@@ -51,14 +51,46 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	return r
 }
 
+// Dropped does what pmie does with a statement the parser drops before
+// it drops it, with the same messages as for a statement kept (nothing of
+// it is kept): a statement with a syntax error has the metrics parsed
+// before the error looked up and its rules counted; one whose rule name
+// is taken is made whole, and only if that makes an expression does pmie
+// say that the name is taken (Dropped reports whether it does).
+func (c *Compiler) Dropped(d *lang.Dropped) (dup bool) {
+	b := c.B
+	b.Begin()
+	defer func() { b.here, b.metrics = here{}, nil }()
+	at := func(l lang.Loc) {
+		b.here = here{src: c.Src, loc: l}
+		if c.Src != nil {
+			b.here.line = lang.PmieLine(c.Src, l.Span.End.Offset)
+		}
+	}
+	if d.Stmt != nil {
+		at(d.Stmt.Loc)
+		return c.expr(d.Stmt.X) != nil
+	}
+	b.rules += d.Rules
+	for _, m := range d.Metrics {
+		at(m.Loc)
+		c.metric(m)
+	}
+	return false
+}
+
 // expr compiles an expression bottom up, operands left to right as pmie's
 // parser builds them; what the Builder reports while it builds e's node
 // is reported at e.
 func (c *Compiler) expr(e lang.Expr) *Node {
 	b := c.B
-	outer := b.here.loc
+	outer := b.here
 	b.here.loc = e.Where()
-	defer func() { b.here.loc = outer }()
+	if c.Src != nil && b.here.loc.From == nil {
+		// pmie builds e having read the token after it
+		b.here.line = lang.PmieLineAt(c.Src, b.here.loc.Span.End.Offset)
+	}
+	defer func() { b.here.loc, b.here.line = outer.loc, outer.line }()
 	switch e := e.(type) {
 	case *lang.Paren:
 		return c.expr(e.X)

@@ -52,18 +52,21 @@ func (x *Node) appendNums(b []byte, i int) []byte {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		v, ok := x.numAt(i, k)
-		if !ok {
-			if x.sem == SemBoolean {
-				b = append(b, "unknown"...)
-			} else {
-				b = append(b, '?')
-			}
-			continue
-		}
-		b = appendNumber(b, v)
+		b = x.appendNum(b, i, k)
 	}
 	return b
+}
+
+// appendNum formats value i of sample k of x.
+func (x *Node) appendNum(b []byte, i, k int) []byte {
+	v, ok := x.numAt(i, k)
+	if !ok {
+		if x.sem == SemBoolean {
+			return append(b, "unknown"...)
+		}
+		return append(b, '?')
+	}
+	return appendNumber(b, v)
 }
 
 // appendTruths formats truth i of every sample x holds.
@@ -421,9 +424,14 @@ func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byt
 		prev := 0
 		for at, code := formatCode(arg, 0); at >= 0; at, code = formatCode(arg, prev) {
 			b = q.Literal(b, arg[prev:at])
-			rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values)
 			var e error
-			if b, e = q.Value(b, rt.value); e != nil && *err == nil {
+			if code == 'v' {
+				b, e = appendQuotedValue(rt, b, q, it.values, it.i)
+			} else {
+				rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values)
+				b, e = q.Value(b, rt.value)
+			}
+			if e != nil && *err == nil {
 				*err = fmt.Errorf("%%%c %w", code, e)
 			}
 			prev = at + 2
@@ -431,6 +439,58 @@ func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byt
 		b = q.Literal(b, arg[prev:])
 	}
 	return b
+}
+
+// appendQuotedValue puts %v of member i of x into b through q as pmie
+// writes it, sample by sample: the spaces between samples and the double
+// quotes pmie puts around a string are text of the command (so the shell
+// splits and unquotes them as it does pmie's), and only what they hold is
+// a value. For plain numbers and strings the text is pmie's.
+func appendQuotedValue(rt *Runtime, b []byte, q Quoter, x *Node, i int) ([]byte, error) {
+	var err error
+	put := func(v []byte) {
+		var e error
+		if b, e = q.Value(b, v); e != nil && err == nil {
+			err = e
+		}
+	}
+	str := func(s string) {
+		b = q.Literal(b, `"`)
+		rt.value = append(rt.value[:0], s...)
+		put(rt.value)
+		b = q.Literal(b, `"`)
+	}
+	switch {
+	case x.sem == SemChar:
+		if i == 0 {
+			str(x.text)
+		}
+	case (x.sem == SemInstant || x.sem == SemDiscrete) && x.Op == OpFetch && x.store == storeStr:
+		for k := 0; k < x.nsmpls; k++ {
+			if k > 0 {
+				b = q.Literal(b, " ")
+			}
+			s, _ := x.strAt(i, k)
+			str(s)
+		}
+	case x.sem == SemNumVar || x.sem == SemNumConst || x.sem == SemUnknown ||
+		x.sem == SemBoolean || x.sem == SemInstant || x.sem == SemDiscrete:
+		for k := 0; k < x.nsmpls; k++ {
+			if k > 0 {
+				b = q.Literal(b, " ")
+			}
+			if x.sem == SemBoolean {
+				rt.value = append(rt.value[:0], x.truthAt(i, k).String()...)
+			} else {
+				rt.value = x.appendNum(rt.value[:0], i, k)
+			}
+			put(rt.value)
+		}
+	default:
+		rt.value = x.appendValue(rt.value[:0], i)
+		put(rt.value)
+	}
+	return b, err
 }
 
 // quotingWarnings lists the %h %i %v and %c of args that stand where q

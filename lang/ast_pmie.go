@@ -182,10 +182,30 @@ type File struct {
 	FinalErrors int
 	FinalStmt   *Stmt
 
-	// DroppedRules counts the rules (cond -> action, and a ruleset's
-	// unknown and otherwise actions) that pmie builds while parsing
-	// statements it then drops: one with a syntax error after a complete
-	// rule, or a rule whose name is taken. pmie counts them in
-	// pmcd.pmie.numrules all the same.
-	DroppedRules int
+	// Dropped lists the statements pmie drops (for a syntax error, or a
+	// rule name already taken) that it did something with while parsing
+	// them, in file order.
+	Dropped []*Dropped
+}
+
+// Dropped is what pmie does with a statement before it drops it: it looks
+// up each metric as it parses it, and counts each rule it builds (in
+// pmcd.pmie.numrules).
+type Dropped struct {
+	// Start is the offset where the statement starts; Diag is how many of
+	// the file's Diags come before its first metric was parsed.
+	Start, Diag int
+	// Metrics are the metrics parsed before the statement's first error.
+	Metrics []*Metric
+	// Rules counts the rules (cond -> action, and a ruleset's unknown and
+	// otherwise actions) built in it.
+	Rules int
+	// Dup is the diagnostic saying that the statement's rule name is
+	// taken, and Stmt the statement, whole, if it had no other error.
+	// pmie says so only if the name is a rule it made (a statement whose
+	// metrics are not found makes none), and the statement an expression
+	// (its metrics found, or an action left); if the name is not taken
+	// after all, pmie keeps the statement.
+	Dup  *Diagnostic
+	Stmt *Stmt
 }

@@ -58,9 +58,10 @@ type pmieSession struct {
 	header *Diagnostic // the last "syntax error" header, while a reason may still join it
 	errs   int         // pmie's error count for the statement
 	exprN  int         // expr_N names used
-	// stmtRules counts the rules (cond -> action, a ruleset's options)
-	// pmie builds while parsing the statement, kept or not
-	stmtRules int
+	// what pmie does while parsing the statement, kept or not: the rules
+	// (cond -> action, a ruleset's options) it builds and the metrics it
+	// looks up
+	stmt Dropped
 }
 
 func newPmieSession(name, text string) *pmieSession {
@@ -149,14 +150,20 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 func (s *pmieSession) statement() *Stmt {
 	c := &pmieParser{s: s}
 	c.next = s.lx.next
-	s.errs, s.header, s.stmtRules = 0, nil, 0
+	s.errs, s.header = 0, nil
+	s.stmt = Dropped{Start: -1, Diag: len(s.file.Diags)}
 	var last *Stmt
 	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
 	c.statement()
-	if last != nil {
+	switch {
+	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	} else {
-		s.file.DroppedRules += s.stmtRules
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil:
+		d := s.stmt
+		if len(c.toks) > 0 {
+			d.Start = c.toks[0].start
+		}
+		s.file.Dropped = append(s.file.Dropped, &d)
 	}
 	return last
 }
@@ -178,6 +185,9 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 		n = name.val
 	}
 	if x.v != vConst && s.rules[n] {
+		if s.errs == 0 && x.x != nil {
+			s.stmt.Stmt = s.newStmt(name, n, x, toks)
+		}
 		s.errs++
 		at := toks[0]
 		if name != nil {
@@ -185,6 +195,7 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 		}
 		d := s.diag(at, fmt.Sprintf("rule %q multiply defined", n), s.where())
 		d.PCP.Reason = d.Msg
+		s.stmt.Dup = d
 		return nil
 	}
 	if s.errs > 0 {
@@ -198,12 +209,7 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 			Msg:  "internal error: a statement without errors has no syntax tree"})
 		return nil
 	}
-	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(toks[len(toks)-1].end, toks[0].start)), From: toks[0].from},
-		Kind: StmtExpr, X: x.x, Name: n, Anonymous: anon}
-	if name != nil {
-		st.NameSpan = s.src.Span(name.start, name.end)
-	}
-	s.classify(st, x)
+	st := s.newStmt(name, n, x, toks)
 	if st.Kind != StmtMacro && st.Kind != StmtDelta {
 		s.rules[n] = true
 		return st
@@ -220,6 +226,18 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	}
 	s.macros[n] = m
 	s.file.Macros[n] = st
+	return st
+}
+
+// newStmt is the statement called n (name, or made up if nil) of x, made
+// of toks.
+func (s *pmieSession) newStmt(name *token, n string, x pv, toks []token) *Stmt {
+	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(toks[len(toks)-1].end, toks[0].start)), From: toks[0].from},
+		Kind: StmtExpr, X: x.x, Name: n, Anonymous: name == nil}
+	if name != nil {
+		st.NameSpan = s.src.Span(name.start, name.end)
+	}
+	s.classify(st, x)
 	return st
 }
 
@@ -300,6 +318,50 @@ func pmieWhere(file string, p PCPForm) string {
 	}
 	return fmt.Sprintf("near line %d of %s", p.Line, in)
 }
+
+// PmieLineAt is the line pmie's scanner has reached when its parser
+// builds a construct ending at offset end of src, having read the token
+// after it: that token's line, one more when the scanner had to read the
+// newline after the token to know the token ended (a word, a number, an
+// operator that could have been the start of a longer one); where that
+// token is the ";" ending the statement, the line PmieLine gives. pmie
+// reports a problem with a part of a statement (operands of different
+// instance domains, a rule whose condition is not a single truth) "near"
+// that line.
+func PmieLineAt(src *Source, end int) int {
+	t := src.Text
+	i := end
+	for i < len(t) && isPmieSpace(t[i]) {
+		i++
+	}
+	if i >= len(t) || t[i] == ';' || t[i] == '}' {
+		return PmieLine(src, end)
+	}
+	j, peek := i+1, false
+	switch c := t[i]; {
+	case c == '"' || c == '\'':
+		for j < len(t) && t[j] != c {
+			j++
+		}
+		j = min(j+1, len(t))
+	case isDigit(c) || isAlpha(c) || c == '_':
+		for j < len(t) && (isDigit(t[j]) || isAlpha(t[j]) || t[j] == '_' || t[j] == '.') {
+			j++
+		}
+		peek = true
+	case j < len(t) && strings.Contains(" >= <= == != && || -> .. ", " "+t[i:j+1]+" "):
+		j++
+	default:
+		peek = strings.IndexByte("><=!&|-/", c) >= 0
+	}
+	line := src.Pos(j - 1).Line
+	if peek && j < len(t) && t[j] == '\n' {
+		line++
+	}
+	return line
+}
+
+func isPmieSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
 // PmieLine is the line pmie's scanner has reached when its parser
 // finishes the statement ending at offset end of src: past the ";" and the

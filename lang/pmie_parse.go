@@ -276,7 +276,7 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 			x = pv{t: op.Result}
 		default:
 			if t.val == "->" && x.v != vNull && y.v != vNull {
-				c.s.stmtRules++ // pmie counts the rule as it builds it
+				c.s.stmt.Rules++ // pmie counts the rule as it builds it
 			}
 			x = pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x)}
 		}
@@ -524,7 +524,7 @@ func (c *pmieParser) ruleset() (pv, bool) {
 			// options are complete
 			for _, o := range []pv{unknown, otherwise} {
 				if o.x != nil && o.v != vNull {
-					c.s.stmtRules++
+					c.s.stmt.Rules++
 				}
 			}
 			rs.Loc = c.loc(first)
@@ -625,6 +625,8 @@ func (c *pmieParser) fetch(first int) (pv, bool) {
 			return pv{t: TypeArith}, true
 		}
 		m.Loc = c.loc(first)
+		// pmie looks the metric up now, whatever becomes of the statement
+		c.s.stmt.Metrics = append(c.s.stmt.Metrics, m)
 		return pv{t: TypeArith, v: vExpr, x: m}, true
 	}
 	for _, q := range []struct {

@@ -188,7 +188,15 @@ default_receiver: am
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(logs) != 2 || !strings.Contains(logs[0], "503") || !strings.Contains(logs[1], "sending again after 3 failures") {
+	// when the sender takes a failure in, the clock may be a minute on,
+	// so a later failure may be logged too (TestFailuresLogged checks the
+	// logging with a clock that waits)
+	bad := len(logs) < 2 || len(logs) > 3 || !strings.Contains(logs[0], "503") ||
+		!strings.Contains(logs[len(logs)-1], "sending again after 3 failures")
+	if len(logs) == 3 && !strings.Contains(logs[1], "503") {
+		bad = true
+	}
+	if bad {
 		t.Errorf("logged %q", logs)
 	}
 }

@@ -252,6 +252,10 @@ func CUint64(f float64) uint64 {
 	return uint64(CInt64(f))
 }
 
+// CUint32 is a C cast of f to uint32 on x86-64 (as gcc compiles it:
+// through a 64-bit integer).
+func CUint32(f float64) uint32 { return uint32(CInt64(f)) }
+
 // CInt32 is a C cast of f to int32 on x86-64.
 func CInt32(f float64) int32 {
 	if math.IsNaN(f) || f >= 0x1p31 || f < -0x1p31 {

@@ -17,7 +17,7 @@ type alarm struct {
 	set       chan alarmReq // deadlines to wait for
 	fired     chan uint64   // the generation of a deadline passed
 	gen       uint64        // of the last deadline set (engine's)
-	cancelled atomic.Uint64 // the generation cancelled last
+	cancelled atomic.Uint64 // the generation cancelled last: it and all before
 }
 
 // alarmReq is one deadline for the alarm.
@@ -32,12 +32,17 @@ func newAlarm() *alarm {
 	return a
 }
 
-// run waits for each deadline in turn, until stop.
+// run waits for each deadline in turn, until stop. The engine cancels
+// deadlines in the order it sets them, so a deadline is cancelled when its
+// generation or a later one is: the cancel that woke the wait may be of
+// this deadline's or already of the next (set and cancelled before this
+// goroutine took it), and a deadline cancelled before it is taken is not
+// waited for at all.
 func (a *alarm) run() {
 	for req := range a.set {
-		for {
+		for a.cancelled.Load() < req.gen {
 			if !a.w.Wait(req.at) {
-				if a.cancelled.Load() != req.gen {
+				if a.cancelled.Load() < req.gen {
 					select {
 					case a.fired <- req.gen:
 					default: // cannot be: start empties it, and the engine waits
@@ -45,10 +50,7 @@ func (a *alarm) run() {
 				}
 				break
 			}
-			if a.cancelled.Load() == req.gen {
-				break
-			}
-			// woken for a deadline already over: wait on
+			// woken: by this deadline's cancel or by an earlier one's
 		}
 	}
 	a.w.Close()

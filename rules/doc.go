@@ -58,7 +58,7 @@
 // second process, pmie-notify, which it starts and supervises
 // (cmd/pmie/helper.go): one process would be simpler (no messages between
 // processes, no restarts), but does not fit pmie's memory budget, peak RSS
-// of archive replay on the benchmark (/work/shared/tools/bench-vs-pmie.sh)
+// of archive replay on the benchmark (../shared/tools/bench-vs-pmie.sh)
 // within 2.5x real pmie's. Measured on this machine (real pmie 6.9 MB):
 // pmie alone 13.0-13.2 MB (1.90x); one process with alerting (expr,
 // viper, robfig/cron, net/http client) and the HTTP endpoint (net/http

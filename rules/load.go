@@ -59,10 +59,14 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 		report = pmieReport(f.Src.Name, l)
 	}
 	di := 0
-	// syntax reports the parser's diagnostics up to offset before.
-	syntax := func(before int) {
-		for ; di < len(f.Diags) && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
-			report(f.Diags[di])
+	skip := map[*lang.Diagnostic]bool{} // taken rule names pmie does not report
+	// syntax reports the parser's diagnostics up to offset before, or
+	// up to the nth.
+	syntax := func(before, n int) {
+		for ; di < len(f.Diags) && di < n && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
+			if !skip[f.Diags[di]] {
+				report(f.Diags[di])
+			}
 		}
 	}
 	lastBad := f.FinalErrors > 0
@@ -70,21 +74,51 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 		defer func() { l.Final(lastBad) }()
 	}
 	comp.Src, comp.B.Report = f.Src, report
-	for _, st := range f.Stmts {
-		syntax(st.Span.Start.Offset)
+	made := map[string]bool{} // names of the rules made
+	compile := func(st *lang.Stmt) {
 		r := comp.Statement(st)
+		if r != nil {
+			made[st.Name] = true
+		}
 		if st == f.FinalStmt && comp.B.Errors() > 0 {
 			lastBad = true
 		}
 		if l.Compiled != nil {
 			l.Compiled(st, r)
 		}
-		if l.Stop != nil && l.Stop() {
+	}
+	// dropped does what pmie did with a statement the parser dropped: it
+	// looked its metrics up as it parsed them (between the diagnostics
+	// before and after), and a statement whose name is taken only by a
+	// statement it did not make a rule of, it kept.
+	dropped := func(d *lang.Dropped) {
+		syntax(-1, d.Diag)
+		switch {
+		case d.Stmt != nil && !made[d.Stmt.Name]:
+			skip[d.Dup] = true
+			compile(d.Stmt)
+		case !comp.Dropped(d) && d.Dup != nil:
+			skip[d.Dup] = true
+		}
+	}
+	next := 0
+	for _, st := range f.Stmts {
+		for ; next < len(f.Dropped) && f.Dropped[next].Start < st.Span.Start.Offset; next++ {
+			if dropped(f.Dropped[next]); l.Stop != nil && l.Stop() {
+				return false
+			}
+		}
+		syntax(st.Span.Start.Offset, len(f.Diags))
+		if compile(st); l.Stop != nil && l.Stop() {
 			return false
 		}
 	}
-	syntax(-1)
-	comp.B.CountDropped(f.DroppedRules)
+	for ; next < len(f.Dropped); next++ {
+		if dropped(f.Dropped[next]); l.Stop != nil && l.Stop() {
+			return false
+		}
+	}
+	syntax(-1, len(f.Diags))
 	return true
 }
 

@@ -7,8 +7,8 @@
 # (user+sys) of each and the medians of the ratios ours/real over the
 # pairs of runs. Make the benchmark archives with
 #
-#   /usr/bin/python3 /work/shared/tools/mkarchive.py /tmp/pmie-bench 2000 200 64 50
-#   /usr/bin/python3 /work/shared/tools/mkarchive.py /tmp/pmie-bench8k 8000 200 64 50
+#   python3 ../shared/tools/mkarchive.py /tmp/pmie-bench 2000 200 64 50
+#   python3 ../shared/tools/mkarchive.py /tmp/pmie-bench8k 8000 200 64 50
 set -u
 ours=$1 archive=$2 runs=${3:-21}
 shift 2

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func readCases(t *testing.T, path string) []goldenCase {
 var setFlags = map[string][]string{"v": {"-v"}, "V": {"-V"}, "W": {"-W"}, "Ve": {"-V", "-e"}, "err": {"-v"}}
 
 // errLines is pmie's standard error without the line, of the day and
-// process, that says the evaluator is exiting.
+// process, that says the evaluator is exiting, and with the time and
+// process of messages sent to its log written [TIME] pmie(PID).
 func errLines(s string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(s, "\n") {
@@ -53,8 +55,11 @@ func errLines(s string) string {
 			b.WriteString(l)
 		}
 	}
-	return b.String()
+	return logStamp.ReplaceAllString(b.String(), "[TIME] pmie(PID) ")
 }
+
+// logStamp is the start of a message pmie sends to its log.
+var logStamp = regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d\] pmie\(\d+\) `)
 
 // TestGoldens runs pmie on every golden case and compares its output with
 // real pmie's. Corpus cases are skipped when the shared corpus is absent.
@@ -82,7 +87,7 @@ func TestGoldens(t *testing.T) {
 				var out, errs bytes.Buffer
 				code := run(context.Background(), nil, args, strings.NewReader(""), &out, &errs)
 				if set == "err" {
-					compareLines(t, errLines(errs.String())+fmt.Sprintf("exit: %d\n", code), want)
+					compareLines(t, errLines(errs.String())+fmt.Sprintf("exit: %d\n", code), errLines(want))
 					return
 				}
 				if code != 0 {

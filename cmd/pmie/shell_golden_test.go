@@ -168,3 +168,21 @@ func compareCrafted(t *testing.T, out, real, oursFile string) {
 	}
 	compareLines(t, out, readGz(t, oursFile))
 }
+
+// TestShellValuesGolden checks %v where pmie writes it as several words
+// (a sample window, instances) or as strings in double quotes: the spaces
+// and pmie's quotes stay text of the command, so the command is real
+// pmie's (testdata/golden/shell-values, made by its gen.sh).
+func TestShellValuesGolden(t *testing.T) {
+	const dir = "testdata/golden/shell-values"
+	code, out, errs := runPmie(t, "-z", "-a", "testdata/archives/linux-v3", "-c", dir+"/values.pmie")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	want, err := os.ReadFile(dir + "/values.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareLines(t, out, string(want))
+	checkNoRefusals(t, errs)
+}

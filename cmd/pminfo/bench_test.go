@@ -9,7 +9,7 @@ import (
 
 // BenchmarkArchiveFetch runs "pminfo -a ARCHIVE -f" on the benchmark
 // archive ($PMIE_BENCH_ARCHIVE, default /tmp/pmie-bench; made by
-// /usr/bin/python3 /work/shared/tools/mkarchive.py /tmp/pmie-bench 2000
+// python3 ../shared/tools/mkarchive.py /tmp/pmie-bench 2000
 // 200 64 50), with PCP's global derived metrics (derived) or without
 // them (plain). scripts/bench-pminfo.sh times the command against real
 // pminfo.

@@ -11,7 +11,7 @@ import (
 
 // The benchmarks read a large archive made by
 //
-//	/usr/bin/python3 /work/shared/tools/mkarchive.py /tmp/big 2000 200 64 50
+//	python3 ../shared/tools/mkarchive.py /tmp/big 2000 200 64 50
 //
 // (about 36 MB: 2000 records of 907 values each, 10 s apart). Set
 // $PMIE_BENCH_ARCHIVE to use another; they skip if it is absent.

@@ -152,22 +152,22 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, b *boundTimes, vp, vn
 	case pmapi.Type32:
 		p, n := int32(vp.lval), int32(vn.lval)
 		if n >= p || !wrap {
-			return pmapi.I32(cInt32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
+			return pmapi.I32(pmapi.CInt32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
 		}
 		// libpcp leaves the prior value out of a wrapped 32-bit signed
 		// counter's value.
 		w := int32(math.MaxUint32 - uint32(p) + 1 + uint32(n))
-		return pmapi.I32(cInt32(0.5 + float64(dt*float64(w))/span)), true
+		return pmapi.I32(pmapi.CInt32(0.5 + float64(dt*float64(w))/span)), true
 	case pmapi.TypeU32:
 		p, n := vp.lval, vn.lval
 		switch {
 		case n >= p:
-			return pmapi.U32(cUint32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
+			return pmapi.U32(pmapi.CUint32(0.5 + float64(p) + float64(dt*float64(n-p))/span)), true
 		case wrap:
 			w := math.MaxUint32 - p + 1 + n
-			return pmapi.U32(cUint32(0.5+float64(dt*float64(w))/span) + p), true
+			return pmapi.U32(pmapi.CUint32(0.5+float64(dt*float64(w))/span) + p), true
 		}
-		return pmapi.U32(cUint32(0.5 + float64(p) - float64(dt*float64(p-n))/span)), true
+		return pmapi.U32(pmapi.CUint32(0.5 + float64(p) - float64(dt*float64(p-n))/span)), true
 	}
 	if vp.n < 8 || vn.n < 8 {
 		return pmapi.Atom{}, false
@@ -180,7 +180,7 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, b *boundTimes, vp, vn
 		if n < p && wrap {
 			d = int64(math.MaxUint64 - pb + 1 + nb)
 		}
-		return pmapi.I64(cInt64(0.5 + float64(p) + float64(dt*float64(d))/span)), true
+		return pmapi.I64(pmapi.CInt64(0.5 + float64(p) + float64(dt*float64(d))/span)), true
 	case pmapi.TypeU64:
 		// libpcp converts the prior value as a signed 64-bit integer,
 		// and decides whether the counter went up by comparing the two
@@ -190,46 +190,15 @@ func (c *Context) interpCounter(t pmapi.Type, insitu bool, b *boundTimes, vp, vn
 		p := int64(pb)
 		switch {
 		case int64(nb-pb) >= 0:
-			return pmapi.U64(cUint64(0.5 + float64(p) + float64(dt*float64(nb-pb))/span)), true
+			return pmapi.U64(pmapi.CUint64(0.5 + float64(p) + float64(dt*float64(nb-pb))/span)), true
 		case wrap:
 			w := math.MaxUint64 - pb + 1 + nb
-			return pmapi.U64(cUint64(0.5 + float64(p) + float64(dt*float64(w))/span)), true
+			return pmapi.U64(pmapi.CUint64(0.5 + float64(p) + float64(dt*float64(w))/span)), true
 		}
-		return pmapi.U64(cUint64(0.5 + float64(p) - float64(dt*float64(pb-nb))/span)), true
+		return pmapi.U64(pmapi.CUint64(0.5 + float64(p) - float64(dt*float64(pb-nb))/span)), true
 	case pmapi.TypeDouble:
 		p, n := math.Float64frombits(pb), math.Float64frombits(nb)
 		return pmapi.F64(p + float64(dt*(n-p))/span), true
 	}
 	return pmapi.Atom{}, false
-}
-
-// The conversions from double that the C compiler makes on x86-64.
-
-// cInt32 converts as cvttsd2si does to a 32-bit int: out of range gives
-// the "integer indefinite" value.
-func cInt32(f float64) int32 {
-	if f > -2147483649 && f < 2147483648 {
-		return int32(f)
-	}
-	return math.MinInt32
-}
-
-// cInt64 converts as cvttsd2si does to a 64-bit int.
-func cInt64(f float64) int64 {
-	if f >= -9223372036854775808 && f < 9223372036854775808 {
-		return int64(f)
-	}
-	return math.MinInt64
-}
-
-// cUint32 converts as gcc does to an unsigned int: through a 64-bit int.
-func cUint32(f float64) uint32 { return uint32(cInt64(f)) }
-
-// cUint64 converts as gcc does to an unsigned long.
-func cUint64(f float64) uint64 {
-	const two63 = 9223372036854775808.0
-	if f < two63 {
-		return uint64(cInt64(f))
-	}
-	return uint64(cInt64(f-two63)) ^ 1<<63
 }
