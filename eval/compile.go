@@ -22,10 +22,7 @@ type Compiler struct {
 // Statement compiles one statement, adding any rule to the program.
 func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	c.B.Begin()
-	c.B.here = here{src: c.Src, loc: s.Loc}
-	if c.Src != nil {
-		c.B.here.line = lang.PmieLine(c.Src, s.Span.End.Offset)
-	}
+	c.at(s.Loc)
 	defer func() { c.B.here = here{} }()
 	switch s.Kind {
 	case lang.StmtDelta:
@@ -51,6 +48,15 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 	return r
 }
 
+// at puts the Builder at the statement (or part) l, which pmie reports
+// near the line past the statement's end.
+func (c *Compiler) at(l lang.Loc) {
+	c.B.here = here{src: c.Src, loc: l}
+	if c.Src != nil {
+		c.B.here.line = lang.PmieLine(c.Src, l.Span.End.Offset)
+	}
+}
+
 // Dropped does what pmie does with a statement the parser drops before
 // it drops it, with the same messages as for a statement kept (nothing of
 // it is kept): a statement with a syntax error has the metrics parsed
@@ -61,19 +67,13 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool) {
 	b := c.B
 	b.Begin()
 	defer func() { b.here, b.metrics = here{}, nil }()
-	at := func(l lang.Loc) {
-		b.here = here{src: c.Src, loc: l}
-		if c.Src != nil {
-			b.here.line = lang.PmieLine(c.Src, l.Span.End.Offset)
-		}
-	}
 	if d.Stmt != nil {
-		at(d.Stmt.Loc)
+		c.at(d.Stmt.Loc)
 		return c.expr(d.Stmt.X) != nil
 	}
 	b.rules += d.Rules
 	for _, m := range d.Metrics {
-		at(m.Loc)
+		c.at(m.Loc)
 		c.metric(m)
 	}
 	return false

@@ -331,7 +331,7 @@ func pmieWhere(file string, p PCPForm) string {
 func PmieLineAt(src *Source, end int) int {
 	t := src.Text
 	i := end
-	for i < len(t) && isPmieSpace(t[i]) {
+	for i < len(t) && isSpace(t[i]) {
 		i++
 	}
 	if i >= len(t) || t[i] == ';' || t[i] == '}' {
@@ -361,8 +361,6 @@ func PmieLineAt(src *Source, end int) int {
 	return line
 }
 
-func isPmieSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
-
 // PmieLine is the line pmie's scanner has reached when its parser
 // finishes the statement ending at offset end of src: past the ";" and the
 // white space after it; 0 at the end of the file. pmie reports the
@@ -376,7 +374,7 @@ func PmieLine(src *Source, end int) int {
 	if i < len(t) {
 		i++
 	}
-	for i < len(t) && (t[i] == ' ' || t[i] >= '\t' && t[i] <= '\r') {
+	for i < len(t) && isSpace(t[i]) {
 		i++
 	}
 	if i >= len(t) {
