@@ -15,7 +15,9 @@ import (
 // Results travel to the engine in batches of steps, which it hands back
 // once it has evaluated and printed them: two batches go back and forth,
 // so that neither side waits for the other at every evaluation (waking a
-// waiting goroutine costs about as much as a small evaluation).
+// waiting goroutine costs about as much as a small evaluation). pmie runs
+// on one processor (cmd/pmie), so the fetcher runs while the engine waits
+// for a batch; a program that gives the runtime more has them overlap.
 
 // batchSteps is how many evaluations a batch holds.
 var batchSteps = 8
