@@ -36,49 +36,31 @@ import (
 //     and derivedStructure parses each shape once per process: PCP's 62
 //     global derived metrics have 15 shapes.
 
-// derivedExpr is an operand and its tails: Ops[k] joins operand k (Head
-// for k = 0, else Ys[k-1]) to Ys[k]; each "?" in Ops takes the next of
-// Mids as the expression between "?" and ":".
+// derivedExpr is operands joined by operators: Head, then each of Ys. The
+// operators are read from the tokens; each "?" among them takes the next
+// of Mids as the expression between "?" and ":".
 type derivedExpr struct {
 	Head *derivedOperand   `parser:"@@"`
-	Ops  []string          `parser:"( ( @BinOp | @'?':Punct"`
-	Mids []*derivedExpr    `parser:"@@ ':':Punct )"`
+	Mids []*derivedExpr    `parser:"( ( BinOp | '?':Punct @@ ':':Punct )"`
 	Ys   []*derivedOperand `parser:"@@ )*"`
 }
 
-// derivedOperand is one primary (exactly one of Name, Func, Int, MkConst,
-// Str, Paren, Float and Match is set), or a prefix operator and the
-// operand it applies to (Prefix and Operand).
+// derivedOperand is a primary with, perhaps, an instance (Inst), or a
+// prefix operator and the operand it applies to (Operand). The primary is
+// a leaf (a name, number or string: Leaf), a function call (Args), mkconst
+// (MkConst), a parenthesised expression (Paren) or matchinst (Match).
+// Names, numbers, strings, operators and whatever mkconst and matchinst
+// hold are read from the tokens.
 type derivedOperand struct {
 	Tokens []lexer.Token
 
-	Name string  `parser:"  @Name"`
-	Inst *string `parser:"  @InstName?"`
-
-	Func string         `parser:"| @Func '(':Punct"`
-	Args []*derivedExpr `parser:"  @@ ( ',':Punct @@ )* ')':Punct"`
-
-	Int string `parser:"| @Int"`
-
-	// mkconst(value, tag=value, ...): the tags and values in order
-	MkConst  string   `parser:"| @MkConst '(':Punct ( Int | Float )"`
-	ParamTag []string `parser:"  ( ',':Punct @Keyword '=':Punct"`
-	ParamVal []string `parser:"  @( String | Name | Int ) )+ ')':Punct"`
-
-	Str *string `parser:"| @String"`
-
-	Paren     *derivedExpr `parser:"| '(':Punct @@ ')':Punct"`
-	ParenInst *string      `parser:"  @InstName?"`
-
-	Float string `parser:"| @Float"`
-
-	Match   string       `parser:"| @MatchInst '(':Punct"`
-	Negate  bool         `parser:"  @Prefix?"`
-	Pattern string       `parser:"  @Pattern ',':Punct"`
-	MatchX  *derivedExpr `parser:"  @@ ')':Punct"`
-
-	Prefix  string          `parser:"| @Prefix"`
-	Operand *derivedOperand `parser:"  @@"`
+	Leaf    bool            `parser:"( @( Name | Int | String | Float )"`
+	Args    []*derivedExpr  `parser:"| Func '(':Punct @@ ( ',':Punct @@ )* ')':Punct"`
+	MkConst bool            `parser:"| @MkConst '(':Punct ( Int | Float ) ( ',':Punct Keyword '=':Punct ( String | Name | Int ) )+ ')':Punct"`
+	Paren   *derivedExpr    `parser:"| '(':Punct @@ ')':Punct"`
+	Match   *derivedExpr    `parser:"| MatchInst '(':Punct Prefix? Pattern ',':Punct @@ ')':Punct"`
+	Operand *derivedOperand `parser:"| Prefix @@ )"`
+	Inst    bool            `parser:"@InstName?"`
 }
 
 // derivedKinds calls f with the index of each token of ts, up to any
@@ -216,7 +198,7 @@ func span(a, z Node) Loc {
 type climber struct {
 	b   *derivedBuilder
 	e   *derivedExpr
-	k   int             // operand being parsed
+	k   int             // operand being parsed: Head, then Ys[k-1]
 	cur *derivedOperand // what is left of it (below prefixes already used)
 	mid int             // the next of e.Mids
 }
@@ -236,18 +218,17 @@ func (c *climber) operand(k int) *derivedOperand {
 
 func (c *climber) parse(minPrec int) Expr {
 	lhs := c.unary()
-	for c.k < len(c.e.Ops) {
-		op := c.e.Ops[c.k]
-		prec := derivedBinPrec[op]
+	for c.k < len(c.e.Ys) {
+		// the operator is the token after its left operand's last
+		left := c.operand(c.k).Tokens
+		opTok := c.b.toks[left[len(left)-1].Pos.Offset+1]
+		prec := derivedBinPrec[opTok.val]
 		if prec < minPrec {
 			break
 		}
-		// the operator is the token after its left operand's last
-		left := c.operand(c.k).Tokens
-		opPos := c.b.src.Pos(c.b.base + c.b.toks[left[len(left)-1].Pos.Offset+1].start)
 		c.k++
 		c.cur = c.operand(c.k)
-		if op == "?" {
+		if opTok.val == "?" {
 			mid := c.b.expr(c.e.Mids[c.mid])
 			c.mid++
 			rhs := c.parse(prec + 1)
@@ -255,7 +236,7 @@ func (c *climber) parse(minPrec int) Expr {
 			continue
 		}
 		rhs := c.parse(prec + 1)
-		lhs = &Binary{Loc: span(lhs, rhs), Op: binaryOps[op], OpPos: opPos, X: lhs, Y: rhs}
+		lhs = &Binary{Loc: span(lhs, rhs), Op: binaryOps[opTok.val], OpPos: c.b.src.Pos(c.b.base + opTok.start), X: lhs, Y: rhs}
 	}
 	return lhs
 }
@@ -267,9 +248,9 @@ var binaryOps = map[string]BinaryOp{
 
 func (c *climber) unary() Expr {
 	o := c.cur
-	if o.Prefix != "" {
+	if o.Operand != nil {
 		op, prec := OpNot, precNot+1
-		if o.Prefix == "-" {
+		if c.b.tok(o.Tokens[0]).val == "-" {
 			op, prec = OpNeg, precMul
 		}
 		c.cur = o.Operand
@@ -277,12 +258,11 @@ func (c *climber) unary() Expr {
 		return &Unary{Loc: Loc{Span: Span{Start: c.b.tokLoc(o.Tokens[0], o.Tokens[0]).Span.Start, End: x.Where().Span.End}}, Op: op, X: x}
 	}
 	prim := o.Tokens
-	hasInst := o.Inst != nil || o.ParenInst != nil
-	if hasInst {
+	if o.Inst {
 		prim = prim[:len(prim)-1]
 	}
 	x := c.b.primary(o, prim)
-	if hasInst {
+	if o.Inst {
 		it := o.Tokens[len(o.Tokens)-1]
 		l := c.b.tokLoc(it, it)
 		x = &InstSelect{Loc: Loc{Span: Span{Start: x.Where().Span.Start, End: l.Span.End}}, X: x, Inst: c.b.tok(it).val, InstSpan: l.Span}
@@ -295,29 +275,30 @@ func (b *derivedBuilder) primary(o *derivedOperand, ts []lexer.Token) Expr {
 	l := b.spanOf(ts)
 	first := b.tok(ts[0])
 	switch {
-	case o.Name != "":
+	case o.Leaf && first.kind == tkName:
 		return &Metric{Loc: l, Name: first.val}
-	case o.Func != "":
+	case o.Leaf && first.kind == tkString:
+		return &String{Loc: l, Value: first.val}
+	case o.Leaf:
+		return numberNode(l, first)
+	case o.Args != nil:
 		call := &Call{Loc: l, Func: first.val, FuncSpan: b.tokLoc(ts[0], ts[0]).Span, Rparen: b.pos(ts[len(ts)-1]),
 			Args: make([]Expr, len(o.Args))}
 		for i, a := range o.Args {
 			call.Args[i] = b.expr(a)
 		}
 		return call
-	case o.Int != "", o.Float != "":
-		return numberNode(l, first)
-	case o.MkConst != "":
-		return b.mkconst(o, ts, l)
-	case o.Str != nil:
-		return &String{Loc: l, Value: first.val}
+	case o.MkConst:
+		return b.mkconst(ts, l)
 	case o.Paren != nil:
 		return &Paren{Loc: l, X: b.expr(o.Paren)}
-	case o.Match != "":
+	case o.Match != nil:
 		pt := ts[2] // matchinst ( [!] /pattern/
-		if o.Negate {
+		negate := b.tok(pt).kind == tkPunct
+		if negate {
 			pt = ts[3]
 		}
-		return &MatchInst{Loc: l, Negate: o.Negate, Pattern: b.tok(pt).val, PatternSpan: b.tokLoc(pt, pt).Span, X: b.expr(o.MatchX)}
+		return &MatchInst{Loc: l, Negate: negate, Pattern: b.tok(pt).val, PatternSpan: b.tokLoc(pt, pt).Span, X: b.expr(o.Match)}
 	}
 	panic(fmt.Sprintf("lang: empty derived primary at %v", l.Span.Start))
 }
@@ -335,10 +316,10 @@ func numberNode(l Loc, t token) *Number {
 
 // mkconst builds mkconst(value, tag=value, ...) from its tokens ts: the
 // value is ts[2], and parameter k is ts[4+4k] (tag) to ts[6+4k] (value).
-func (b *derivedBuilder) mkconst(o *derivedOperand, ts []lexer.Token, l Loc) *MkConst {
+func (b *derivedBuilder) mkconst(ts []lexer.Token, l Loc) *MkConst {
 	vt := ts[2]
 	out := &MkConst{Loc: l, Value: numberNode(b.tokLoc(vt, vt), b.tok(vt)), Rparen: b.pos(ts[len(ts)-1]),
-		Params: make([]*MkConstParam, len(o.ParamTag))}
+		Params: make([]*MkConstParam, (len(ts)-3)/4)}
 	for k := range out.Params {
 		tt, vt := ts[4+4*k], ts[6+4*k]
 		v := b.tok(vt)
