@@ -18,23 +18,23 @@ import (
 // is legal before this grammar runs.
 //
 // Every global derived metric is parsed when a command starts, so how
-// participle is used is shaped for cost:
+// participle is used is shaped for cost (participle allocates for every
+// alternative, repetition and capture it enters, and its Build lexes every
+// field's tag several times):
 //
 //   - the tokens it sees say what they are (derivedKinds): a binary
 //     operator, a prefix operator, mkconst or matchinst, another function,
-//     so that each alternative fails at its first token; participle
-//     allocates for every alternative and repetition it enters;
-//   - an operand is one struct, its primary's alternatives inline, the
-//     commonest first, and the operator tails are parallel slices of the
-//     expression;
-//   - only an operand records its tokens, and each token participle sees
-//     carries as its offset its index among the checker's tokens; every
-//     position and every value comes from the checker's tokens, found from
-//     those (the shape of each construct is fixed, see derivedBuilder);
+//     so that each alternative fails at its first token;
+//   - the structs hold structure only, in five fields: which alternative
+//     an operand is, and what an operator, name, number or string is, are
+//     read from the tokens. Only an operand records its tokens; each token
+//     participle sees carries as its offset its index among the checker's
+//     tokens, and every value and position comes from those (the shape of
+//     each construct is fixed, see derivedBuilder);
 //   - so what participle gives back depends only on the shape of the token
-//     list (each token's kind, and the text of operators and punctuation),
-//     and derivedStructure parses each shape once per process: PCP's 62
-//     global derived metrics have 15 shapes.
+//     list (each token's kind, and the text of punctuation), and
+//     derivedStructure parses each shape once per process: PCP's 62 global
+//     derived metrics have 14 shapes.
 
 // derivedExpr is operands joined by operators: Head, then each of Ys. The
 // operators are read from the tokens; each "?" among them takes the next
@@ -45,22 +45,17 @@ type derivedExpr struct {
 	Ys   []*derivedOperand `parser:"@@ )*"`
 }
 
-// derivedOperand is a primary with, perhaps, an instance (Inst), or a
-// prefix operator and the operand it applies to (Operand). The primary is
-// a leaf (a name, number or string: Leaf), a function call (Args), mkconst
-// (MkConst), a parenthesised expression (Paren) or matchinst (Match).
-// Names, numbers, strings, operators and whatever mkconst and matchinst
-// hold are read from the tokens.
+// derivedOperand is a primary and perhaps an instance, or a prefix
+// operator and the operand it applies to (Operand). Its first token says
+// which: a name, number or string; a function (Sub holds the arguments),
+// mkconst, "(" (Sub holds the expression) or matchinst (Sub holds the
+// expression matched); or a prefix operator. Everything else is read from
+// the tokens.
 type derivedOperand struct {
 	Tokens []lexer.Token
 
-	Leaf    bool            `parser:"( @( Name | Int | String | Float )"`
-	Args    []*derivedExpr  `parser:"| Func '(':Punct @@ ( ',':Punct @@ )* ')':Punct"`
-	MkConst bool            `parser:"| @MkConst '(':Punct ( Int | Float ) ( ',':Punct Keyword '=':Punct ( String | Name | Int ) )+ ')':Punct"`
-	Paren   *derivedExpr    `parser:"| '(':Punct @@ ')':Punct"`
-	Match   *derivedExpr    `parser:"| MatchInst '(':Punct Prefix? Pattern ',':Punct @@ ')':Punct"`
-	Operand *derivedOperand `parser:"| Prefix @@ )"`
-	Inst    bool            `parser:"@InstName?"`
+	Sub     []*derivedExpr  `parser:"( ( Name | Int | String | Float ) | Func '(':Punct @@ ( ',':Punct @@ )* ')':Punct | MkConst '(':Punct ( Int | Float ) ( ',':Punct Keyword '=':Punct ( String | Name | Int ) )+ ')':Punct | '(':Punct @@ ')':Punct | MatchInst '(':Punct Prefix? Pattern ',':Punct @@ ')':Punct"`
+	Operand *derivedOperand `parser:"| Prefix @@ ) InstName?"`
 }
 
 // derivedKinds calls f with the index of each token of ts, up to any
@@ -95,12 +90,12 @@ func derivedKinds(ts []token, f func(i int, k tokKind)) {
 }
 
 // derivedShape appends to key the shape of ts: the kind of each token as
-// participle sees it, with the text of operators and punctuation, which
-// the grammar matches.
+// participle sees it, with the text of punctuation, which the grammar
+// matches (it matches every other token by its kind alone).
 func derivedShape(key []byte, ts []token) []byte {
 	derivedKinds(ts, func(i int, k tokKind) {
 		key = append(key, byte(k))
-		if k == tkPunct || k == tkBinOp || k == tkPrefix {
+		if k == tkPunct {
 			key = append(append(key, ts[i].val...), 0)
 		}
 	})
@@ -248,9 +243,10 @@ var binaryOps = map[string]BinaryOp{
 
 func (c *climber) unary() Expr {
 	o := c.cur
+	first := c.b.tok(o.Tokens[0])
 	if o.Operand != nil {
 		op, prec := OpNot, precNot+1
-		if c.b.tok(o.Tokens[0]).val == "-" {
+		if first.val == "-" {
 			op, prec = OpNeg, precMul
 		}
 		c.cur = o.Operand
@@ -258,47 +254,48 @@ func (c *climber) unary() Expr {
 		return &Unary{Loc: Loc{Span: Span{Start: c.b.tokLoc(o.Tokens[0], o.Tokens[0]).Span.Start, End: x.Where().Span.End}}, Op: op, X: x}
 	}
 	prim := o.Tokens
-	if o.Inst {
+	it := prim[len(prim)-1]
+	hasInst := c.b.tok(it).kind == tkInstName
+	if hasInst {
 		prim = prim[:len(prim)-1]
 	}
-	x := c.b.primary(o, prim)
-	if o.Inst {
-		it := o.Tokens[len(o.Tokens)-1]
+	x := c.b.primary(o, prim, first)
+	if hasInst {
 		l := c.b.tokLoc(it, it)
 		x = &InstSelect{Loc: Loc{Span: Span{Start: x.Where().Span.Start, End: l.Span.End}}, X: x, Inst: c.b.tok(it).val, InstSpan: l.Span}
 	}
 	return x
 }
 
-// primary builds the primary of operand o, whose tokens are ts.
-func (b *derivedBuilder) primary(o *derivedOperand, ts []lexer.Token) Expr {
+// primary builds the primary of operand o, whose tokens are ts, the first
+// of them first.
+func (b *derivedBuilder) primary(o *derivedOperand, ts []lexer.Token, first token) Expr {
 	l := b.spanOf(ts)
-	first := b.tok(ts[0])
 	switch {
-	case o.Leaf && first.kind == tkName:
+	case first.kind == tkName:
 		return &Metric{Loc: l, Name: first.val}
-	case o.Leaf && first.kind == tkString:
+	case first.kind == tkString:
 		return &String{Loc: l, Value: first.val}
-	case o.Leaf:
+	case first.kind == tkInt || first.kind == tkFloat:
 		return numberNode(l, first)
-	case o.Args != nil:
-		call := &Call{Loc: l, Func: first.val, FuncSpan: b.tokLoc(ts[0], ts[0]).Span, Rparen: b.pos(ts[len(ts)-1]),
-			Args: make([]Expr, len(o.Args))}
-		for i, a := range o.Args {
-			call.Args[i] = b.expr(a)
-		}
-		return call
-	case o.MkConst:
+	case first.kind == tkPunct: // "("
+		return &Paren{Loc: l, X: b.expr(o.Sub[0])}
+	case first.val == "mkconst":
 		return b.mkconst(ts, l)
-	case o.Paren != nil:
-		return &Paren{Loc: l, X: b.expr(o.Paren)}
-	case o.Match != nil:
+	case first.val == "matchinst":
 		pt := ts[2] // matchinst ( [!] /pattern/
 		negate := b.tok(pt).kind == tkPunct
 		if negate {
 			pt = ts[3]
 		}
-		return &MatchInst{Loc: l, Negate: negate, Pattern: b.tok(pt).val, PatternSpan: b.tokLoc(pt, pt).Span, X: b.expr(o.Match)}
+		return &MatchInst{Loc: l, Negate: negate, Pattern: b.tok(pt).val, PatternSpan: b.tokLoc(pt, pt).Span, X: b.expr(o.Sub[0])}
+	case first.kind == tkFunc:
+		call := &Call{Loc: l, Func: first.val, FuncSpan: b.tokLoc(ts[0], ts[0]).Span, Rparen: b.pos(ts[len(ts)-1]),
+			Args: make([]Expr, len(o.Sub))}
+		for i, a := range o.Sub {
+			call.Args[i] = b.expr(a)
+		}
+		return call
 	}
 	panic(fmt.Sprintf("lang: empty derived primary at %v", l.Span.Start))
 }
