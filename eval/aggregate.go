@@ -274,7 +274,7 @@ func matchInst(x *Node) {
 				if mi >= len(ms) || ms[mi].inames == nil {
 					t = False
 				} else {
-					matched := re.matches(ms[mi].inames[i]) == want
+					matched := re.matchesAt(n, ms[mi].inames[i]) == want
 					t = boolTruth(matched && truthAt(in, false, n) != False)
 				}
 				i++
@@ -288,6 +288,30 @@ func matchInst(x *Node) {
 		x.valid = 0
 	}
 	x.stamp[0] = a.stamp0()
+}
+
+// nameMatch is a match_inst pattern's answer for one instance name.
+type nameMatch struct {
+	name string
+	ok   bool
+}
+
+// matchesAt is matches for the name at position p of the operand's
+// values. An instance keeps its position from one evaluation to the next,
+// so the answer kept there for the same name (most often the very same
+// string) saves hashing the name.
+func (x *Node) matchesAt(p int, name string) bool {
+	if p < len(x.memoAt) && x.memoAt[p].name == name {
+		return x.memoAt[p].ok
+	}
+	m := x.matches(name)
+	if p < 4096 {
+		for len(x.memoAt) <= p {
+			x.memoAt = append(x.memoAt, nameMatch{})
+		}
+		x.memoAt[p] = nameMatch{name, m}
+	}
+	return m
 }
 
 // matches reports whether the pattern of a match_inst operand matches an

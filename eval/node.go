@@ -84,10 +84,11 @@ type Node struct {
 	Parent *Node
 	more   []*Node // parents besides Parent, of a node rules share
 
-	text string          // string constant, or an action's message
-	re   *posixre.Regexp // regular expression operand of match_inst
-	memo map[string]bool // its answers for instance names seen
-	act  *actionState    // action leaves
+	text   string          // string constant, or an action's message
+	re     *posixre.Regexp // regular expression operand of match_inst
+	memo   map[string]bool // its answers for instance names seen
+	memoAt []nameMatch     // its answer at each position of the operand
+	act    *actionState    // action leaves
 }
 
 // metricSet is the per-host metrics of one fetch node, shared by every node

@@ -344,7 +344,7 @@ func copyTree(x *Node, nodes map[*Node]*Node, metrics map[*Metric]*Metric, sets 
 	c := new(Node)
 	*c = *x
 	nodes[x] = c
-	c.Parent, c.more, c.group, c.memo = nil, nil, nil, nil
+	c.Parent, c.more, c.group, c.memo, c.memoAt = nil, nil, nil, nil, nil
 	c.num = slices.Clone(x.num)
 	c.tru = slices.Clone(x.tru)
 	c.str = slices.Clone(x.str)

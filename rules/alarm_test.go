@@ -16,8 +16,8 @@ func TestAlarmCancelled(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for range 2000 {
-			a.cancel(a.start(time.Hour))
+		for i := range 2000 {
+			a.cancel(a.start(time.Hour), i%2 == 0)
 		}
 	}()
 	select {
@@ -38,5 +38,18 @@ func TestAlarmCancelled(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("a deadline not cancelled did not fire")
+	}
+
+	// deadlines met and left set expire without firing, and an expiry
+	// racing the next setting does not fire it early
+	for range 20 {
+		a.cancel(a.start(time.Millisecond), false)
+		time.Sleep(2 * time.Millisecond)
+	}
+	a.start(time.Hour)
+	select {
+	case g := <-a.fired:
+		t.Fatalf("deadline %d fired an hour early", g)
+	case <-time.After(50 * time.Millisecond):
 	}
 }

@@ -123,6 +123,14 @@ type Engine struct {
 	pending *pending
 	wake    func() // ends the wait for the next evaluation, if waiting
 	stopped bool
+
+	// live: the context sleeps are made under (see sleep), and whether
+	// a reload cancelled it
+	sleepParent context.Context
+	sleepCtx    context.Context
+	sleepCancel context.CancelFunc
+	reloadWoke  bool
+	wakeFn      func()
 }
 
 // New groups the rules of prog into tasks by sample interval, as pmie

@@ -81,6 +81,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 		q = append(q, t)
 	}
 	defer e.closeAll()
+	defer e.endSleeps()
 	for len(q) > 0 {
 		if r := e.takeReload(); r != nil {
 			e.applyReload(r, e.realNow())
@@ -144,22 +145,33 @@ func (e *Engine) phased(delta, from float64) float64 {
 }
 
 // sleep waits until the time of the next evaluation, or until ctx is
-// done (returning its error), or until a reload is waiting (woken).
+// done (returning its error), or until a reload is waiting (woken). The
+// context it sleeps under, which a reload cancels to wake it, is made
+// once and kept until a reload has used it (or ctx changes), so that a
+// sleep allocates nothing.
 func (e *Engine) sleep(ctx context.Context, until time.Time) (woken bool, err error) {
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	e.mu.Lock()
 	if e.pending != nil {
 		e.mu.Unlock()
 		return true, nil
 	}
-	reload := false
-	e.wake = func() { reload = true; cancel() } // called with e.mu held
+	if e.sleepCtx == nil || e.sleepCtx.Err() != nil || e.sleepParent != ctx {
+		if e.sleepCancel != nil {
+			e.sleepCancel()
+		}
+		e.sleepParent = ctx
+		e.sleepCtx, e.sleepCancel = context.WithCancel(ctx)
+	}
+	sctx := e.sleepCtx
+	if e.wakeFn == nil {
+		e.wakeFn = e.wakeForReload // made once: a method value allocates
+	}
+	e.wake = e.wakeFn
 	e.mu.Unlock()
 	err = e.cfg.Sleep(sctx, until)
 	e.mu.Lock()
 	e.wake = nil
-	woken = reload
+	woken, e.reloadWoke = e.reloadWoke, false
 	e.mu.Unlock()
 	if ctx.Err() != nil {
 		return false, ctx.Err()
@@ -168,6 +180,22 @@ func (e *Engine) sleep(ctx context.Context, until time.Time) (woken bool, err er
 		return true, nil
 	}
 	return false, err
+}
+
+// wakeForReload ends a sleep for a reload; e.mu is held.
+func (e *Engine) wakeForReload() {
+	e.reloadWoke = true
+	e.sleepCancel()
+}
+
+// endSleeps releases the context sleeps were made under.
+func (e *Engine) endSleeps() {
+	e.mu.Lock()
+	if e.sleepCancel != nil {
+		e.sleepCancel()
+	}
+	e.sleepCtx, e.sleepCancel, e.sleepParent = nil, nil, nil
+	e.mu.Unlock()
 }
 
 // closeAll ends every live host's worker and closes its context once no
@@ -313,7 +341,7 @@ func (e *Engine) fetchLive(t *task) {
 		started = append(started, h)
 	}
 	if len(started) > 0 {
-		e.awaitFetches(started, timeout)
+		e.awaitFetches(started, timeout, timeout < time.Duration(t.delta*float64(time.Second)))
 	}
 	e.started = started[:0]
 	for _, h := range t.hosts {
@@ -324,12 +352,14 @@ func (e *Engine) fetchLive(t *task) {
 // awaitFetches waits for the fetches started from hosts, no longer than
 // timeout in all: those not done by then are abandoned, their values
 // unknown this time (an error they end with is dealt with next time).
-func (e *Engine) awaitFetches(hosts []*hostFetch, timeout time.Duration) {
+// short says the timeout ends before the task's next evaluation: its
+// alarm is then cleared once the fetches are in (see alarm).
+func (e *Engine) awaitFetches(hosts []*hostFetch, timeout time.Duration, short bool) {
 	if e.alarm == nil {
 		e.alarm = newAlarm()
 	}
 	gen := e.alarm.start(timeout)
-	defer e.alarm.cancel(gen)
+	defer e.alarm.cancel(gen, short)
 	timedOut := false
 	for _, h := range hosts {
 		var err error

@@ -24,12 +24,8 @@ func realTime(t pmapi.Time) float64 {
 		sec--
 		usec += 1e6
 	}
-	frac := new(big.Float).SetPrec(extended).SetInt64(usec)
-	frac.Quo(frac, new(big.Float).SetPrec(extended).SetInt64(1e6))
-	sum := new(big.Float).SetPrec(extended).SetInt64(sec)
-	sum.Add(sum, frac)
-	f, _ := sum.Float64()
-	return f
+	// usec/1e6 and usec*1000/1e9 are one number, rounded once either way
+	return pmapi.LongDoubleSeconds(sec, usec*1000)
 }
 
 // fromReal converts seconds to a timestamp rounded to the nearest

@@ -18,7 +18,6 @@ import (
 	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
-	"github.com/gopcp/pmie/internal/waker"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/pmcd"
@@ -78,15 +77,15 @@ type memberRun struct {
 	obs     *pmiedaemon.Observer
 	stop    context.CancelFunc
 	stopped chan struct{}
-	waker   *waker.Waker // the engine's sleep between evaluations waits on it
+	sleeper *sleeper // the engine's sleep between evaluations waits on it
 }
 
-// sleep is the member's engine's wait until t: on a Waker of its own,
+// sleep is the member's engine's wait until t: on a sleeper of its own,
 // kept while it runs (not a timer descriptor made and closed at every
 // evaluation of thousands of hosts); the main goroutine handles pmie's
 // signals.
 func (mr *memberRun) sleep(ctx context.Context, t time.Time) error {
-	return (*signals)(nil).sleepOn(ctx, mr.waker, t)
+	return (*signals)(nil).sleepOn(ctx, mr.sleeper, t)
 }
 
 // runFleet evaluates the fleet of the daemon configuration, returning
@@ -382,7 +381,7 @@ func (f *fleetRun) counts() {
 func (f *fleetRun) start(mr *memberRun) {
 	p := f.p
 	ctime := newCtime(p.loc)
-	mr.waker = waker.New()
+	mr.sleeper = newSleeper()
 	mr.cfg = rules.Config{
 		Start: f.window.start, Stop: f.window.stop,
 		Verbose: mr.m.Verbose, ShowTime: mr.m.ShowTime, Quiet: mr.m.Quiet,
@@ -418,7 +417,7 @@ func (f *fleetRun) start(mr *memberRun) {
 	go func() {
 		defer f.wg.Done()
 		defer close(mr.stopped)
-		defer mr.waker.Close()
+		defer mr.sleeper.close()
 		defer mr.out.Flush()
 		if err := mr.eng.Run(ctx); err != nil {
 			mr.log.notify(rules.Error, err.Error())

@@ -42,9 +42,9 @@ type signals struct {
 	quit   os.Signal // the signal that ended live evaluation
 	rotate func()    // rotates the log on SIGHUP
 
-	// waker is the live engine's wait between evaluations (see sleep);
-	// hups counts SIGHUPs not yet acted on.
-	waker   *waker.Waker
+	// sleeper is the live engine's wait between evaluations (see
+	// sleep); hups counts SIGHUPs not yet acted on.
+	sleeper *sleeper
 	hups    atomic.Int32
 	hupOnce sync.Once
 }
@@ -70,7 +70,7 @@ func catchSignals() *signals {
 
 // newSignals handles the signals arriving on stop; exit ends the process.
 func newSignals(stop <-chan os.Signal, exit func(int)) *signals {
-	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard, waker: waker.New()}
+	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard, sleeper: newSleeper()}
 }
 
 // watch acts on SIGINT and SIGTERM as they come.
@@ -140,7 +140,7 @@ func (s *signals) hangups(rotate func()) {
 		go func() {
 			for range s.hup {
 				s.hups.Add(1)
-				s.waker.Wake()
+				s.sleeper.w.Wake()
 			}
 		}()
 	})
@@ -182,25 +182,56 @@ func exitStatus(sig os.Signal) int {
 // would wake its monitor thread at every evaluation), woken when ctx is
 // done or a SIGHUP comes.
 func (s *signals) sleep(ctx context.Context, t time.Time) error {
-	var w *waker.Waker
+	var sl *sleeper
 	if s != nil {
 		s.enter(phaseLive)
-		w = s.waker
+		sl = s.sleeper
 	} else {
-		w = waker.New()
-		defer w.Close()
+		sl = newSleeper()
+		defer sl.close()
 	}
-	return s.sleepOn(ctx, w, t)
+	return s.sleepOn(ctx, sl, t)
 }
 
-// sleepOn is sleep's wait, on w.
-func (s *signals) sleepOn(ctx context.Context, w *waker.Waker, t time.Time) error {
+// sleeper is a live engine's wait between evaluations: a waker.Waker,
+// which the end of the context the engine sleeps under wakes. That is
+// registered once for each context (the engine sleeps under one until a
+// reload ends it), not at every wait: a registration allocates. A
+// sleeper is for one engine's goroutine.
+type sleeper struct {
+	w    *waker.Waker
+	ctx  context.Context // the context whose end wakes w
+	stop func() bool     // ends that
+}
+
+func newSleeper() *sleeper { return &sleeper{w: waker.New()} }
+
+// under has the end of ctx wake the sleeper's waits.
+func (sl *sleeper) under(ctx context.Context) {
+	if ctx == sl.ctx {
+		return
+	}
+	if sl.stop != nil {
+		sl.stop()
+	}
+	sl.ctx, sl.stop = ctx, context.AfterFunc(ctx, sl.w.Wake)
+}
+
+// close releases the sleeper's waker.
+func (sl *sleeper) close() {
+	if sl.stop != nil {
+		sl.stop()
+	}
+	sl.w.Close()
+}
+
+// sleepOn is sleep's wait, on sl.
+func (s *signals) sleepOn(ctx context.Context, sl *sleeper, t time.Time) error {
 	if time.Until(t) <= 0 {
 		return ctx.Err()
 	}
-	stop := context.AfterFunc(ctx, w.Wake)
-	defer stop()
-	for w.Wait(t) {
+	sl.under(ctx)
+	for sl.w.Wait(t) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

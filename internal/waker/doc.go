@@ -10,5 +10,8 @@
 // timer.
 //
 // A Waker is for one goroutine's waits at a time; Wake may be called
-// from any goroutine.
+// from any goroutine. A Timer is set (and cleared) by one goroutine and
+// waited for by another, on a descriptor of its own: setting it again
+// wakes nobody, so a deadline met costs one system call, where
+// cancelling a Waker's wait would wake its waiter.
 package waker

@@ -61,3 +61,44 @@ func TestWakeRace(t *testing.T) {
 		}
 	}
 }
+
+// TestTimer checks that a Timer expires at the time it was last set to,
+// that Clear disarms it, and that Close ends a Wait in progress.
+func TestTimer(t *testing.T) {
+	tm := NewTimer()
+	start := time.Now()
+	tm.Set(20 * time.Millisecond)
+	if !tm.Wait() {
+		t.Fatal("Wait failed")
+	}
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Errorf("expired after %v, want 20ms", d)
+	}
+	tm.Set(time.Hour)
+	start = time.Now()
+	tm.Set(10 * time.Millisecond) // replaces the hour
+	if !tm.Wait() {
+		t.Fatal("Wait failed")
+	}
+	if d := time.Since(start); d < 10*time.Millisecond || d > 5*time.Second {
+		t.Errorf("expired after %v, want 10ms", d)
+	}
+	tm.Set(5 * time.Millisecond)
+	tm.Clear()
+	done := make(chan bool)
+	go func() { done <- tm.Wait() }()
+	select {
+	case <-done:
+		t.Fatal("a cleared timer expired")
+	case <-time.After(50 * time.Millisecond):
+	}
+	tm.Close()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Error("Wait reported an expiry after Close")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end the Wait")
+	}
+}

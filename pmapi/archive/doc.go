@@ -33,15 +33,16 @@
 // opened when first read (their labels checked then, as libpcp checks
 // them when it changes volume), and records are read where the reading
 // position is, by byte offset, forwards or backwards, through a window
-// that grows while reading carries on from it (see source.go); nothing
-// is kept of the records but the last few read (stream.go), and, shared
-// by the contexts of a process reading one plain file, where and what
-// the last few thousand records found sound were, so that the others
-// need not check the same bytes again (checked.go). The end of
-// an archive is found as pmGetArchiveEnd finds it, from the end of the
-// last volume (end.go). So opening an archive, and reading near its
-// start, cost the same however long it is, and memory does not grow with
-// its size. Interpolation keeps only the bounding values of each
+// that grows while reading carries on from it (see source.go). The
+// contexts of a process reading one plain file share their windows,
+// keeping the last few (2 MB), and which records of them were found
+// sound, so that a file several contexts read through together is read
+// from it, and its records checked, once (shared.go, checked.go).
+// Nothing is kept of the records but the last few read (stream.go).
+// The end of an archive is found as pmGetArchiveEnd finds it, from the
+// end of the last volume (end.go). So opening an archive, and reading
+// near its start, cost the same however long it is, and memory does not
+// grow with its size. Interpolation keeps only the bounding values of each
 // metric-instance it is asked for; stepping forwards through regular
 // records it keeps them once a metric, as columns (uniform.go).
 //

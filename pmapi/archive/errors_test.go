@@ -320,3 +320,40 @@ func TestMissingFiles(t *testing.T) {
 		t.Fatalf("got %v, want not-exist", err)
 	}
 }
+
+// TestUndescribedSetsWarned gives the first value set of the second and
+// third records a metric the metadata does not describe: reading passes
+// over them as libpcp does, warning once for each record.
+func TestUndescribedSetsWarned(t *testing.T) {
+	base := copyArchive(t, "collector")
+	var offs []int64
+	edit(t, base+".0", func(b []byte) []byte {
+		for off := int64(labelSizeV2); off+4 <= int64(len(b)); off += int64(binary.BigEndian.Uint32(b[off:])) {
+			offs = append(offs, off)
+		}
+		for _, off := range offs[1:3] {
+			binary.BigEndian.PutUint32(b[off+4+12:], 0x7ffffff0)
+		}
+		return b
+	})
+	var warned []error
+	a, err := OpenArchive(base, Options{Warn: func(err error) { warned = append(warned, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	r := a.Records()
+	n := 0
+	for r.Next() {
+		n++
+	}
+	if r.Err() != nil || n != len(offs) {
+		t.Fatalf("read %d records, error %v; want %d and no error", n, r.Err(), len(offs))
+	}
+	if len(warned) != 2 {
+		t.Fatalf("warnings %v, want two", warned)
+	}
+	for i, err := range warned {
+		wantFormatError(t, err, "collector.0", 0, offs[1+i]+4+12, pmapi.ErrLogRec)
+	}
+}

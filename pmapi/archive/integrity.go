@@ -137,13 +137,31 @@ func (v *volume) noteRecord(h *recHead, p []byte) {
 	if a.meta == nil {
 		return
 	}
+	// The metadata only grows, and records mostly hold the sets of the
+	// record before them: a set where the last record whose every set
+	// was described had one of the same metric needs no look-up.
 	b := p[recHeaderLen(v.f.label.Version):]
-	for k := int32(0); k < h.nsets; k++ {
+	same, all := int(h.nsets) == len(v.described), true
+	for k := range int(h.nsets) {
 		at := h.off + 4 + int64(len(p)-len(b))
 		var s rawSet
 		s, b = nextSet(b)
+		if k < len(v.described) && v.described[k] == s.pmid {
+			continue
+		}
+		same = false
 		if _, ok := a.meta.descs[s.pmid]; !ok {
+			all = false
 			a.damaged(v.f.errorf(at, pmapi.ErrLogRec, "a value set of %s, which the metadata does not describe (ignored)", s.pmid))
+		}
+	}
+	if all && !same {
+		v.described = v.described[:0]
+		b = p[recHeaderLen(v.f.label.Version):]
+		for range h.nsets {
+			var s rawSet
+			s, b = nextSet(b)
+			v.described = append(v.described, s.pmid)
 		}
 	}
 }

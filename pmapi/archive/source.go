@@ -27,9 +27,14 @@ var (
 	// fileWindow is how much of a plain file is read at a time, at
 	// first; reading on from where the last read ended doubles it, up
 	// to maxWindow, so that a volume read through is read in large
-	// blocks while a read here and there costs little.
+	// blocks while a read here and there costs little. maxWindow is
+	// small enough for a window to stay in the processor's caches while
+	// the contexts sharing it (shared.go) read its records.
 	fileWindow = 64 << 10
-	maxWindow  = 1 << 20
+	maxWindow  = 256 << 10
+	// bigWindow is the largest window read for one record larger than
+	// maxWindow; larger records are read on their own.
+	bigWindow = 1 << 20
 	// memLimit is the largest compressed file's contents kept whole in
 	// memory; larger ones are decompressed again from the start when
 	// read backwards past zWindow.
@@ -61,24 +66,28 @@ func (m memSource) close()               {}
 // window are served from it, others refill it, forwards from the
 // offset asked for or, reading backwards, up to the end of what was
 // asked for. A refill that carries on from the window (either way)
-// doubles its size, up to wmax; one elsewhere starts again at wmin.
-// The window's buffer is made once, of its largest size.
+// doubles its size, up to wmax; one elsewhere starts again at wmin. A
+// record larger than that, up to wbig, is read into a window of its
+// size.
+// The window is a chunk shared with the file's other sources in the
+// process (shared.go): a refill takes one of theirs that holds what is
+// wanted, if there is one, and else reads one (into a buffer made once,
+// of its largest size).
 type fileSource struct {
 	f          *os.File
 	n          int64
-	win        []byte // the bytes from wOff
+	win        []byte // the bytes from wOff: cur's
 	wOff       int64
+	cur        *chunk // the window's chunk, held; nil if none
 	wsize      int    // the size of the next refill
 	wmin, wmax int    // fileWindow and maxWindow
-	gen        uint64 // the window's generation (see view)
-	// checked is the records of the file found sound, shared with its
-	// other readers in the process (nil if the file cannot be told
-	// apart from others).
-	checked *checkedRecs
+	wbig       int    // bigWindow
+	gen        uint64 // the window's generation (see view): cur's serial
+	shared     *sharedFile
 }
 
-// windowGen counts the refills of every file source's window, so that
-// no two windows have the same generation.
+// windowGen counts the chunks read by every file source, so that no two
+// windows have the same generation.
 var windowGen atomic.Uint64
 
 func openFileSource(path string) (*fileSource, error) {
@@ -92,7 +101,7 @@ func openFileSource(path string) (*fileSource, error) {
 		return nil, err
 	}
 	return &fileSource{f: f, n: st.Size(), wsize: fileWindow, wmin: fileWindow, wmax: max(fileWindow, maxWindow),
-		checked: checkedFor(st)}, nil
+		wbig: max(fileWindow, maxWindow, bigWindow), shared: sharedFor(st)}, nil
 }
 
 func (s *fileSource) readAt(want []byte, off int64) (int, error) {
@@ -127,30 +136,57 @@ func (s *fileSource) refill(off, end int64) error {
 		s.wsize = s.wmin
 	}
 	if end-off > int64(s.wsize) {
-		return nil
+		if end-off > int64(s.wbig) {
+			return nil
+		}
+		s.wsize = int(end - off)
 	}
 	start := off
 	if off < s.wOff {
 		start = max(0, end-int64(s.wsize))
 	}
 	need := int(min(int64(s.wsize), s.n-start))
-	if cap(s.win) < need {
+	sf := s.shared
+	sf.mu.Lock()
+	found := sf.find(off, end)
+	sf.drop(s.cur)
+	var c *chunk
+	if found == nil {
 		// One buffer, made at once as large as the window can grow (or
 		// the file is): a window growing while a volume is read through
 		// makes no garbage. Its pages cost nothing until read into.
-		s.win = make([]byte, 0, int(min(int64(s.wmax), s.n)))
+		c = sf.take(need, int(min(int64(s.wmax), s.n)))
 	}
-	s.win = s.win[:need]
-	n, err := s.f.ReadAt(s.win, start)
-	s.win, s.wOff, s.gen = s.win[:n], start, windowGen.Add(1)
-	if n < len(s.win) && err == nil {
+	sf.mu.Unlock()
+	if found != nil {
+		s.use(found)
+		return nil
+	}
+	s.use(nil)
+	n, err := s.f.ReadAt(c.b[:need], start)
+	c.b, c.off, c.serial = c.b[:n], start, windowGen.Add(1)
+	if n < need && err == nil {
 		err = io.ErrUnexpectedEOF
 	}
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
 	if err != nil && !errors.Is(err, io.EOF) {
-		s.win = s.win[:0]
+		sf.drop(c)
 		return err
 	}
+	sf.publish(c)
+	s.use(c)
 	return nil
+}
+
+// use makes c (held for s, or nil) s's window.
+func (s *fileSource) use(c *chunk) {
+	s.cur = c
+	if c == nil {
+		s.win, s.wOff, s.gen = nil, 0, 0
+		return
+	}
+	s.win, s.wOff, s.gen = c.b, c.off, c.serial
 }
 
 // view is the n bytes at off as a slice of the window, read into it if
@@ -160,7 +196,7 @@ func (s *fileSource) refill(off, end int64) error {
 // ends before them.
 func (s *fileSource) view(off int64, n int) (b []byte, gen uint64, ok bool) {
 	end := off + int64(n)
-	if off < 0 || end > s.n || n > s.wmax {
+	if off < 0 || end > s.n || n > s.wbig {
 		return nil, 0, false
 	}
 	if off < s.wOff || end > s.wOff+int64(len(s.win)) {
@@ -201,7 +237,14 @@ func (s *fileSource) known() int64         { return s.n }
 
 func (s *fileSource) close() {
 	s.f.Close()
-	s.win, s.gen = nil, 0
-	s.checked.release()
-	s.checked = nil
+	sf := s.shared
+	if sf == nil {
+		return
+	}
+	s.shared = nil
+	sf.mu.Lock()
+	sf.drop(s.cur)
+	sf.mu.Unlock()
+	s.use(nil)
+	sf.release()
 }

@@ -18,9 +18,9 @@ import (
 // that tests of small archives refill, slide and restart them; it
 // returns a function that puts them back.
 func smallBuffers(file, limit, window int) func() {
-	f, m, l, w := fileWindow, maxWindow, memLimit, zWindow
-	fileWindow, maxWindow, memLimit, zWindow = file, 4*file, limit, window
-	return func() { fileWindow, maxWindow, memLimit, zWindow = f, m, l, w }
+	f, m, b, l, w := fileWindow, maxWindow, bigWindow, memLimit, zWindow
+	fileWindow, maxWindow, bigWindow, memLimit, zWindow = file, 4*file, 4*file, limit, window
+	return func() { fileWindow, maxWindow, bigWindow, memLimit, zWindow = f, m, b, l, w }
 }
 
 // TestSources reads a volume's bytes at random places, forwards and

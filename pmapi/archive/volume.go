@@ -28,6 +28,9 @@ type volume struct {
 	// its time (see noteRecord).
 	lastEnd  int64
 	lastTime pmapi.Time
+	// described is the metrics of the value sets, in order, of the last
+	// record whose every set the metadata describes (see noteRecord).
+	described []pmapi.PMID
 }
 
 // recHead is where a record is and what its header says.

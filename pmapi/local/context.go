@@ -208,10 +208,10 @@ func (c *Context) Source() pmapi.Source {
 
 // LookupName is pmLookupName.
 func (c *Context) LookupName(name string) (pmapi.PMID, error) {
-	if m := byName[name]; m != nil {
+	if m := space().byName[name]; m != nil {
 		return m.pmid, nil
 	}
-	if _, ok := children[name]; ok {
+	if _, ok := space().children[name]; ok {
 		return pmapi.PMIDNull, pmapi.ErrNonLeaf
 	}
 	return pmapi.PMIDNull, pmapi.ErrName
@@ -219,7 +219,7 @@ func (c *Context) LookupName(name string) (pmapi.PMID, error) {
 
 // NameAll is pmNameAll: each metric has the one name.
 func (c *Context) NameAll(id pmapi.PMID) ([]string, error) {
-	if m := byPMID[id]; m != nil {
+	if m := space().byPMID[id]; m != nil {
 		return []string{m.name}, nil
 	}
 	return nil, pmapi.ErrPMID
@@ -227,10 +227,10 @@ func (c *Context) NameAll(id pmapi.PMID) ([]string, error) {
 
 // Children is pmGetChildrenStatus.
 func (c *Context) Children(name string) ([]pmapi.Child, error) {
-	if kids, ok := children[name]; ok {
+	if kids, ok := space().children[name]; ok {
 		return append([]pmapi.Child(nil), kids...), nil
 	}
-	if byName[name] != nil {
+	if space().byName[name] != nil {
 		return nil, nil
 	}
 	return nil, pmapi.ErrName
@@ -238,7 +238,7 @@ func (c *Context) Children(name string) ([]pmapi.Child, error) {
 
 // LookupDesc is pmLookupDesc.
 func (c *Context) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
-	m := byPMID[id]
+	m := space().byPMID[id]
 	if m == nil {
 		return pmapi.Desc{}, pmapi.ErrPMID
 	}
@@ -300,13 +300,13 @@ func (c *Context) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 func (c *Context) Text(id uint32, kind pmapi.TextKind) (string, error) {
 	var one, help string
 	if kind&pmapi.TextInDom != 0 {
-		r := indomTxt[pmapi.InDom(id)]
+		r := space().indomTxt[pmapi.InDom(id)]
 		if r == nil {
 			return "", pmapi.ErrText
 		}
 		one, help = r.oneline, r.help
 	} else {
-		m := byPMID[pmapi.PMID(id)]
+		m := space().byPMID[pmapi.PMID(id)]
 		if m == nil {
 			return "", pmapi.ErrPMID
 		}
@@ -326,7 +326,7 @@ func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 	}
 	need := source(0)
 	for _, id := range ids {
-		if m := byPMID[id]; m != nil {
+		if m := space().byPMID[id]; m != nil {
 			need |= m.need
 		}
 	}
@@ -341,7 +341,7 @@ func (c *Context) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 	for i, id := range ids {
 		vs := &r.Sets[i]
 		vs.PMID, vs.Err, vs.Values = id, nil, vs.Values[:0]
-		m := byPMID[id]
+		m := space().byPMID[id]
 		if m == nil {
 			vs.Err = pmapi.ErrPMID
 			continue

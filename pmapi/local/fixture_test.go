@@ -319,12 +319,12 @@ func TestFixtureValues(t *testing.T) {
 		name, v, _ := strings.Cut(line, " ")
 		want[name] = v
 	}
-	if len(want) != len(metrics) {
-		t.Errorf("fixtureWant has %d metrics, the namespace %d", len(want), len(metrics))
+	if len(want) != len(space().metrics) {
+		t.Errorf("fixtureWant has %d metrics, the namespace %d", len(want), len(space().metrics))
 	}
-	ids := make([]pmapi.PMID, len(metrics))
-	for i := range metrics {
-		ids[i] = metrics[i].pmid
+	ids := make([]pmapi.PMID, len(space().metrics))
+	for i := range space().metrics {
+		ids[i] = space().metrics[i].pmid
 	}
 	var r pmapi.Result
 	if err := c.Fetch(ids, &r); err != nil {
@@ -333,8 +333,8 @@ func TestFixtureValues(t *testing.T) {
 	if r.Time != pmapi.FromStd(fixtureTime) {
 		t.Errorf("fetch time %v, want %v", r.Time, fixtureTime)
 	}
-	for i := range metrics {
-		m := &metrics[i]
+	for i := range space().metrics {
+		m := &space().metrics[i]
 		vs := &r.Sets[i]
 		if vs.PMID != m.pmid {
 			t.Errorf("%s: value set for %v", m.name, vs.PMID)

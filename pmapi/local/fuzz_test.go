@@ -26,9 +26,9 @@ func fuzzSource(f *testing.F, file string, parse func(c *Context, b []byte)) {
 		parse(c, b)
 		parse(c, b)
 		var vs pmapi.ValueSet
-		for i := range metrics {
+		for i := range space().metrics {
 			vs.Values = vs.Values[:0]
-			c.fill(&metrics[i], &vs)
+			c.fill(&space().metrics[i], &vs)
 		}
 	})
 }

@@ -23,9 +23,9 @@ func requirePMCD(t *testing.T) { realtest.Require(t, realtest.Pmcd) }
 func pminfo(t *testing.T, args ...string) string { return realtest.Pminfo(t, args...) }
 
 func allNames() []string {
-	names := make([]string, len(metrics))
-	for i := range metrics {
-		names[i] = metrics[i].name
+	names := make([]string, len(space().metrics))
+	for i := range space().metrics {
+		names[i] = space().metrics[i].name
 	}
 	return names
 }
@@ -49,8 +49,8 @@ func TestLiveDescriptors(t *testing.T) {
 	c := openLive(t)
 	real := strings.Split(pminfo(t, append([]string{"-d", "-m"}, allNames()...)...), "\n")
 	var ours strings.Builder
-	for i := range metrics {
-		ours.WriteString(descBlock(c, &metrics[i]))
+	for i := range space().metrics {
+		ours.WriteString(descBlock(c, &space().metrics[i]))
 	}
 	mine := strings.Split(ours.String(), "\n")
 	same := 0
@@ -64,7 +64,7 @@ func TestLiveDescriptors(t *testing.T) {
 	if len(mine) != len(real) {
 		t.Errorf("%d lines, real pminfo %d", len(mine), len(real))
 	}
-	t.Logf("pminfo -d -m over %d metrics: %d/%d lines identical", len(metrics), same, len(real))
+	t.Logf("pminfo -d -m over %d metrics: %d/%d lines identical", len(space().metrics), same, len(real))
 }
 
 // TestLiveHelp checks our help text matches pmcd's.
@@ -73,8 +73,8 @@ func TestLiveHelp(t *testing.T) {
 	c := openLive(t)
 	real := pminfo(t, append([]string{"-t", "-T"}, allNames()...)...)
 	var ours strings.Builder
-	for i := range metrics {
-		m := &metrics[i]
+	for i := range space().metrics {
+		m := &space().metrics[i]
 		one, _ := c.Text(uint32(m.pmid), pmapi.TextPMID|pmapi.TextOneLine)
 		help, _ := c.Text(uint32(m.pmid), pmapi.TextPMID|pmapi.TextHelp)
 		fmt.Fprintf(&ours, "\n%s [%s]\nHelp:\n%s\n", m.name, one, help)
@@ -159,9 +159,9 @@ func ourSample(c *Context, m *metric, vs *pmapi.ValueSet) sample {
 func TestLiveValues(t *testing.T) {
 	requirePMCD(t)
 	c := openLive(t)
-	ids := make([]pmapi.PMID, len(metrics))
-	for i := range metrics {
-		ids[i] = metrics[i].pmid
+	ids := make([]pmapi.PMID, len(space().metrics))
+	for i := range space().metrics {
+		ids[i] = space().metrics[i].pmid
 	}
 	args := append([]string{"-f"}, allNames()...)
 	pending := map[string]string{} // "metric[inst]" -> why it disagrees
@@ -174,8 +174,8 @@ func TestLiveValues(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := parseFetch(pminfo(t, args...))
-		for i := range metrics {
-			m := &metrics[i]
+		for i := range space().metrics {
+			m := &space().metrics[i]
 			ours := ourSample(c, m, &r.Sets[i])
 			b, a := before[m.name], after[m.name]
 			if !sameKeys(b, a) {
@@ -210,7 +210,7 @@ func TestLiveValues(t *testing.T) {
 		t.Errorf("%s: %s", key, why)
 	}
 	t.Logf("side by side over %d metrics: %d values agree on the first sampling, %d of %d in the end",
-		len(metrics), firstRound, len(agreed), len(agreed)+len(pending))
+		len(space().metrics), firstRound, len(agreed), len(agreed)+len(pending))
 }
 
 func sameKeys(a, b sample) bool {

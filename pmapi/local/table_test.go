@@ -14,6 +14,7 @@ import (
 )
 
 func TestTablesAgree(t *testing.T) {
+	impls := implTable()
 	inMeta := map[string]bool{}
 	for _, row := range meta {
 		inMeta[row.name] = true
@@ -27,12 +28,12 @@ func TestTablesAgree(t *testing.T) {
 		}
 	}
 	seen := map[pmapi.PMID]string{}
-	for _, m := range metrics {
+	for _, m := range space().metrics {
 		if other, ok := seen[m.pmid]; ok {
 			t.Errorf("%s and %s share PMID %v", m.name, other, m.pmid)
 		}
 		seen[m.pmid] = m.name
-		if m.indom != pmapi.InDomNull && indomTxt[m.indom] == nil {
+		if m.indom != pmapi.InDomNull && space().indomTxt[m.indom] == nil {
 			t.Errorf("%s: instance domain %v has no help text", m.name, m.indom)
 		}
 		if m.need == 0 && m.name != "kernel.all.load" && m.name != "kernel.all.hz" && m.name != "hinv.pagesize" {
