@@ -20,11 +20,11 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 	v := rc.r.vol
 	p := c.payload(rc)
 	b := p[recHeaderLen(v.f.label.Version):]
-	metrics := c.interp.metrics
+	st := c.interp
 	for k := int32(0); k < rc.r.head.nsets; k++ {
 		var s rawSet
 		s, b = nextSet(b)
-		m := metrics[s.pmid]
+		m := st.metricAt(int(k), s.pmid)
 		if m == nil {
 			continue
 		}

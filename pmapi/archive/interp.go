@@ -135,6 +135,36 @@ type interpState struct {
 	fast     int // fetches that took the fast path
 	lifetime map[pmapi.InDom]map[int32][2]float64
 	gen      int
+	// bySet is metrics' entry for each value set of the last record
+	// looked up (see metricAt), while metrics had setsFor entries.
+	bySet   []setMetric
+	setsFor int
+}
+
+// setMetric is the metric of a value set, and its entry in metrics.
+type setMetric struct {
+	id pmapi.PMID
+	m  *metricCtl
+}
+
+// metricAt is metrics[id], for the k-th value set of a record: remembered
+// by position, as records mostly hold the sets of the record before
+// them, until metrics grows (an entry is never removed).
+func (st *interpState) metricAt(k int, id pmapi.PMID) *metricCtl {
+	if st.setsFor != len(st.metrics) {
+		st.bySet, st.setsFor = st.bySet[:0], len(st.metrics)
+	}
+	if k < len(st.bySet) && st.bySet[k].id == id {
+		return st.bySet[k].m
+	}
+	m := st.metrics[id]
+	switch {
+	case k < len(st.bySet):
+		st.bySet[k] = setMetric{id, m}
+	case k == len(st.bySet):
+		st.bySet = append(st.bySet, setMetric{id, m})
+	}
+	return m
 }
 
 func newInterpState() *interpState {

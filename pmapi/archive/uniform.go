@@ -360,7 +360,7 @@ func (c *Context) readAhead(tReq float64, n int, saved, cur *pos) bool {
 		for k := int32(0); k < r.head.nsets; k++ {
 			var s rawSet
 			s, b = nextSet(b)
-			m := st.metrics[s.pmid]
+			m := st.metricAt(int(k), s.pmid)
 			if m == nil || s.numval <= 0 {
 				continue
 			}
