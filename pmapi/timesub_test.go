@@ -1,19 +1,16 @@
-package derive
+package pmapi
 
 import (
 	"math/rand"
 	"testing"
-
-	"github.com/gopcp/pmie/pmapi"
 )
 
 // TestLongDoubleSeconds checks the integer rounding against math/big
-// doing the same long double arithmetic (pmapi.LongDoubleSeconds).
+// doing the same long double arithmetic (bigSeconds).
 func TestLongDoubleSeconds(t *testing.T) {
 	rnd := rand.New(rand.NewSource(1))
 	check := func(sec int64, nsec uint64) {
-		d := pmapi.TimeOf(sec, int64(nsec))
-		if got, want := longDoubleSeconds(d), pmapi.LongDoubleSeconds(sec, int64(nsec)); got != want {
+		if got, want := LongDoubleSeconds(sec, int64(nsec)), bigSeconds(sec, int64(nsec)); got != want {
 			t.Fatalf("%d.%09d s: got %.20g, want %.20g", sec, nsec, got, want)
 		}
 	}
