@@ -15,10 +15,31 @@ func BenchmarkParsePmie(b *testing.B) {
 	}
 }
 
-// BenchmarkParseDerived parses one typical derived-metric expression.
+// benchDerived is a typical derived-metric expression, in the style of
+// PCP's global ones.
+const benchDerived = "delta(disk.dev.total) == 0 ? -mkconst(1.0, semantics=instant, units=\"kbyte / count\") : delta(disk.dev.total_bytes) / delta(disk.dev.total)"
+
+// BenchmarkParseDerived parses one typical derived-metric expression, whose
+// shape participle has parsed already (see derivedStructure), as all but
+// the first of the expressions of one shape are.
 func BenchmarkParseDerived(b *testing.B) {
-	expr := "delta(disk.dev.total) == 0 ? -mkconst(1.0, semantics=instant, units=\"kbyte / count\") : delta(disk.dev.total_bytes) / delta(disk.dev.total)"
 	for b.Loop() {
-		new(DerivedParser).Parse(expr)
+		new(DerivedParser).Parse(benchDerived)
 	}
+}
+
+// BenchmarkParseDerivedNewShape parses the same expression as a first of
+// its shape, through participle.
+func BenchmarkParseDerivedNewShape(b *testing.B) {
+	for b.Loop() {
+		forgetShapes()
+		new(DerivedParser).Parse(benchDerived)
+	}
+}
+
+// forgetShapes empties derivedStructure's memory of shapes.
+func forgetShapes() {
+	shapes.Lock()
+	shapes.m = nil
+	shapes.Unlock()
 }

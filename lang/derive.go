@@ -10,13 +10,19 @@ import (
 // syntax error inside matchinst( ... ), libpcp goes on scanning "/" as the
 // start of a pattern, in later expressions too, until a matchinst(...)
 // parses completely. Use one DerivedParser for all the expressions one
-// simulated libpcp process registers; the zero value is ready to use.
+// simulated libpcp process registers; the zero value is ready to use. A
+// DerivedParser is not safe for concurrent use.
 type DerivedParser struct {
 	// Check, when set, is asked about the values libpcp checks while it
 	// parses (see Checker). When nil those values are not checked.
 	Check Checker
 
 	inMatchinst bool
+
+	// the checker's token list and construct stack, kept from one
+	// expression to the next so that their storage is reused
+	toks   []token
+	frames []frame
 }
 
 // ParseDerived parses one derived-metric expression, the expr argument of
@@ -62,21 +68,19 @@ func (p *DerivedParser) parseAt(src *Source, base, end int) (x Expr, d *Diagnost
 			x, d = nil, internalError(src, base, r)
 		}
 	}()
-	c := &derivedChecker{lx: derivedLexer{src: text, inMatchinst: &p.inMatchinst}, check: p.Check}
-	c.next = c.lx.next
+	c := &derivedChecker{lx: derivedLexer{src: text, inMatchinst: &p.inMatchinst}, check: p.Check, frames: p.frames[:0]}
+	c.next, c.toks = c.lx.next, p.toks[:0]
+	defer func() { p.toks, p.frames = c.toks[:0], c.frames[:0] }()
 	c.top()
 	if c.fail != nil {
 		return nil, derivedDiag(src, base, text, c.fail)
 	}
-	root, err := derivedParser().ParseFromLexer(mustUpgrade(c.toks))
+	root, err := derivedStructure(c.toks)
 	if err != nil {
 		return nil, internalError(src, base, err)
 	}
-	b := &derivedBuilder{src: src, base: base, ends: make(map[int]int, len(c.toks))}
-	for _, t := range c.toks {
-		b.ends[t.start] = t.end
-	}
-	return b.expr(root.X), nil
+	b := &derivedBuilder{src: src, base: base, toks: c.toks}
+	return b.expr(root), nil
 }
 
 func derivedDiag(src *Source, base int, text string, f *derivedFail) *Diagnostic {

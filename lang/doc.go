@@ -29,7 +29,11 @@
 // libpcp's parser to decide legality and reproduce its error reports, and
 // a participle v2 grammar (unexported structs, golden EBNF in
 // testdata/golden/lang/grammar.ebnf) that gives accepted input its
-// structure; operators are folded by precedence climbing.
+// structure; operators are folded by precedence climbing. That structure
+// depends only on the shape of the token list (the tokens' kinds, and the
+// text of punctuation), so participle parses each shape once per process
+// and the tree takes its values and positions from the tokens
+// (derive_grammar.go).
 //
 // pmie rules are parsed once, by one hand-written parser (pmieParser),
 // which builds the tree as it goes. pmie's rules are not a participle

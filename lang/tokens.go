@@ -27,6 +27,13 @@ const (
 	tkVar                         // pmie: $macro with a numeric or boolean value
 	tkQuoted                      // pmie: 'quoted' identifier
 	tkError                       // scanner error; the token's err says what
+
+	// Kinds no scanner makes: derivedTokens gives them to participle, so
+	// that the derived-metric grammar can tell these tokens apart by kind.
+	tkBinOp     // a binary operator
+	tkPrefix    // a prefix operator: "!", or "-" where no operand precedes it
+	tkMkConst   // the function name mkconst
+	tkMatchInst // the function name matchinst
 )
 
 var tokSymbols = map[string]lexer.TokenType{
@@ -43,6 +50,11 @@ var tokSymbols = map[string]lexer.TokenType{
 	"Unit":     lexer.TokenType(tkUnit),
 	"Var":      lexer.TokenType(tkVar),
 	"Quoted":   lexer.TokenType(tkQuoted),
+
+	"BinOp":     lexer.TokenType(tkBinOp),
+	"Prefix":    lexer.TokenType(tkPrefix),
+	"MkConst":   lexer.TokenType(tkMkConst),
+	"MatchInst": lexer.TokenType(tkMatchInst),
 }
 
 var tokNames = map[tokKind]string{
@@ -122,23 +134,6 @@ type tokenList struct {
 	i    int
 }
 
-func newTokenList(ts []token) *tokenList {
-	l := &tokenList{toks: make([]lexer.Token, 0, len(ts)+1)}
-	for _, t := range ts {
-		if t.kind == tkEOF {
-			continue
-		}
-		l.toks = append(l.toks, lexer.Token{Type: lexer.TokenType(t.kind), Value: t.val,
-			Pos: lexer.Position{Offset: t.start, Line: 1, Column: t.start + 1}})
-	}
-	end := 0
-	if len(ts) > 0 {
-		end = ts[len(ts)-1].end
-	}
-	l.toks = append(l.toks, lexer.EOFToken(lexer.Position{Offset: end, Line: 1, Column: end + 1}))
-	return l
-}
-
 func (l *tokenList) Next() (lexer.Token, error) {
 	t := l.toks[l.i]
 	if l.i < len(l.toks)-1 {
@@ -148,8 +143,8 @@ func (l *tokenList) Next() (lexer.Token, error) {
 }
 
 // mustUpgrade hands the tokens to participle; a tokenList never fails.
-func mustUpgrade(ts []token) *lexer.PeekingLexer {
-	pl, err := lexer.Upgrade(newTokenList(ts))
+func mustUpgrade(ts []lexer.Token) *lexer.PeekingLexer {
+	pl, err := lexer.Upgrade(&tokenList{toks: ts})
 	if err != nil {
 		panic(err)
 	}
