@@ -120,6 +120,7 @@ type merger struct {
 	canon map[int32]*Node    // the node that computes each
 	sets  map[*metricSet]*metricSet
 	conns string // the hosts of the rule being looked at
+	buf   []byte // where fetch nodes' keys are built
 }
 
 // rule shares r's sub-expressions with those of the new rules before it.
@@ -214,7 +215,7 @@ func (m *merger) key(x *Node, a1, a2 int32, cond bool) (shareKey, bool) {
 	k.conns = m.conns
 	if x.Op == OpFetch {
 		var ok bool
-		if k.text, ok = fetchKey(x); !ok {
+		if k.text, m.buf, ok = fetchKey(x, m.buf); !ok {
 			return k, false
 		}
 	}
@@ -222,31 +223,32 @@ func (m *merger) key(x *Node, a1, a2 int32, cond bool) (shareKey, bool) {
 }
 
 // fetchKey says what a fetch node reads, and how: its metrics (each
-// ready) and whether counters become rates.
-func fetchKey(x *Node) (string, bool) {
-	var b strings.Builder
-	b.WriteString(strconv.FormatBool(x.wantsRate()))
+// ready) and whether counters become rates. The key is built in buf,
+// which it returns for the next key.
+func fetchKey(x *Node, buf []byte) (string, []byte, bool) {
+	b := strconv.AppendBool(buf[:0], x.wantsRate())
 	for _, mt := range x.metrics.m {
 		if !mt.Ready() || mt.down {
-			return "", false
+			return "", b, false
 		}
 		d := mt.Desc
-		b.WriteString("\x00" + mt.Conn + "\x00" + mt.Host + "\x00" + mt.Name)
-		for _, n := range []int64{int64(d.PMID), int64(d.Type), int64(d.InDom), int64(d.Sem),
+		for _, s := range [...]string{mt.Conn, mt.Host, mt.Name} {
+			b = append(append(b, 0), s...)
+		}
+		for _, n := range [...]int64{int64(d.PMID), int64(d.Type), int64(d.InDom), int64(d.Sem),
 			int64(d.Units.DimSpace), int64(d.Units.DimTime), int64(d.Units.DimCount),
 			int64(d.Units.ScaleSpace), int64(d.Units.ScaleTime), int64(d.Units.ScaleCount),
 			int64(mt.specinst), int64(mt.nidom), int64(math.Float64bits(mt.conv))} {
-			b.WriteByte(' ')
-			b.WriteString(strconv.FormatInt(n, 10))
+			b = strconv.AppendInt(append(b, ' '), n, 10)
 		}
 		for i, id := range mt.iids {
-			b.WriteString("\x01" + strconv.Itoa(int(id)))
+			b = strconv.AppendInt(append(b, 1), int64(id), 10)
 			if i < len(mt.inames) {
-				b.WriteString("=" + mt.inames[i])
+				b = append(append(b, '='), mt.inames[i]...)
 			}
 		}
 	}
-	return b.String(), true
+	return string(b), b, true
 }
 
 // replace puts, in the tree under *ref, the node computing each shared
