@@ -125,7 +125,9 @@ func (e *Engine) runLive(ctx context.Context) error {
 		if real := e.realNow(); t.when > real+t.delta {
 			t.when = real + t.delta
 		}
-		q = enqueue(q[1:], t)
+		// back in order, in the queue's own storage (q[1:] loses the
+		// first slot, and enqueue's append would allocate every time)
+		q = enqueue(q[:copy(q, q[1:])], t)
 	}
 	return nil
 }

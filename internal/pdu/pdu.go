@@ -152,7 +152,13 @@ type encoder struct {
 }
 
 func newEncoder(t Type, from int32, size int) *encoder {
-	e := &encoder{b: make([]byte, 0, HeaderLen+size)}
+	return encoderOn(make([]byte, 0, HeaderLen+size), t, from)
+}
+
+// encoderOn builds a PDU in buf's storage (from its start), which grows
+// as need be.
+func encoderOn(buf []byte, t Type, from int32) *encoder {
+	e := &encoder{b: buf[:0]}
 	e.u32(0)
 	e.u32(uint32(t))
 	e.i32(from)
@@ -191,9 +197,10 @@ type decoder struct {
 }
 
 // newDecoder checks that p is a whole PDU of type t and positions the
-// decoder after the header.
-func newDecoder(p []byte, t Type) *decoder {
-	d := &decoder{t: t, p: p, off: HeaderLen}
+// decoder after the header. It is a value, which the caller keeps on its
+// stack: a live pmie decodes a result at every fetch.
+func newDecoder(p []byte, t Type) decoder {
+	d := decoder{t: t, p: p, off: HeaderLen}
 	h, err := ParseHeader(p)
 	switch {
 	case err != nil:

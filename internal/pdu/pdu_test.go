@@ -192,6 +192,32 @@ func TestFetchRoundTrip(t *testing.T) {
 	}
 }
 
+// TestFetchReuse checks that a client fetching again and again (a live
+// pmie, every interval) allocates nothing to encode its request in the
+// storage of the last one and to decode the result into the last one's.
+func TestFetchReuse(t *testing.T) {
+	ids := []pmapi.PMID{pmapi.NewPMID(60, 2, 0), pmapi.NewPMID(60, 0, 32)}
+	buf := EncodeFetchIn(nil, HighResFetch, 0, ids[:1])
+	buf = EncodeFetchIn(buf, HighResFetch, 0, ids)
+	if !reflect.DeepEqual(buf, EncodeFetch(HighResFetch, 0, ids)) {
+		t.Errorf("EncodeFetchIn over an earlier request: % x", buf)
+	}
+	if n := testing.AllocsPerRun(100, func() { buf = EncodeFetchIn(buf, HighResFetch, 0, ids) }); n != 0 {
+		t.Errorf("EncodeFetchIn allocated %v times", n)
+	}
+	in := sampleResult()
+	in.Sets = in.Sets[:6] // numbers only: strings and blobs are allocated
+	p := EncodeResult(HighResResult, in)
+	typeOf := func(pmapi.PMID) pmapi.Type { return pmapi.TypeUnknown }
+	var r pmapi.Result
+	if err := DecodeResult(p, &r, typeOf); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { DecodeResult(p, &r, typeOf) }); n != 0 {
+		t.Errorf("DecodeResult into a result's storage allocated %v times", n)
+	}
+}
+
 func sampleResult() *pmapi.Result {
 	return &pmapi.Result{Time: pmapi.TimeOf(1700000000, 123456000), Sets: []pmapi.ValueSet{
 		{PMID: pmapi.NewPMID(60, 0, 32), Values: []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.U32(2)}}},

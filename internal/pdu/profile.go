@@ -172,7 +172,13 @@ func DecodeProfile(p []byte) (ctx int32, prof *Prof, err error) {
 // EncodeFetch builds a FETCH or HIGHRES_FETCH (t) request for ids in
 // context slot ctx.
 func EncodeFetch(t Type, ctx int32, ids []pmapi.PMID) []byte {
-	e := newEncoder(t, 0, 16+4*len(ids))
+	return EncodeFetchIn(make([]byte, 0, HeaderLen+16+4*len(ids)), t, ctx, ids)
+}
+
+// EncodeFetchIn is EncodeFetch building the request in buf's storage
+// (growing it as need be), for a client that fetches again and again.
+func EncodeFetchIn(buf []byte, t Type, ctx int32, ids []pmapi.PMID) []byte {
+	e := encoderOn(buf, t, 0)
 	e.i32(ctx)
 	e.u64(0) // a timestamp no longer used
 	e.i32(int32(len(ids)))

@@ -79,6 +79,7 @@ func codeOf(err error) pmapi.Errno {
 type conn struct {
 	nc       transport
 	buf      []byte
+	req      []byte // the last fetch request, its storage reused
 	maxLen   int
 	timeout  time.Duration
 	features pdu.Features

@@ -349,7 +349,8 @@ func (x *Context) fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 	if c.features&pdu.FeatureHighRes != 0 {
 		t, want = pdu.HighResFetch, pdu.HighResResult
 	}
-	p, flags, err := c.call(pdu.EncodeFetch(t, ctxSlot, ids), want)
+	c.req = pdu.EncodeFetchIn(c.req, t, ctxSlot, ids)
+	p, flags, err := c.call(c.req, want)
 	if err != nil {
 		return err
 	}
