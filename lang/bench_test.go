@@ -3,6 +3,8 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2"
 )
 
 // BenchmarkParsePmie parses the hand-written rule files repeated into one
@@ -42,4 +44,13 @@ func forgetShapes() {
 	shapes.Lock()
 	shapes.m = nil
 	shapes.Unlock()
+}
+
+// BenchmarkDerivedGrammarBuild builds the participle parser of the
+// derived-metric grammar, which every process that parses a derived
+// metric does once.
+func BenchmarkDerivedGrammarBuild(b *testing.B) {
+	for b.Loop() {
+		participle.MustBuild[derivedExpr](participle.Lexer(tokenDef{}), participle.UseLookahead(2))
+	}
 }
