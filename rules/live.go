@@ -125,9 +125,7 @@ func (e *Engine) runLive(ctx context.Context) error {
 		if real := e.realNow(); t.when > real+t.delta {
 			t.when = real + t.delta
 		}
-		// back in order, in the queue's own storage (q[1:] loses the
-		// first slot, and enqueue's append would allocate every time)
-		q = enqueue(q[:copy(q, q[1:])], t)
+		requeue(q)
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ func (p *pipeline) run(tasks []*task, start, stop float64) {
 			failed = p.fetchArchive(t, s) != nil
 			t.tick++
 			t.when = t.epoch + float64(t.tick)*t.delta
-			q = enqueue(q[:copy(q, q[1:])], t) // in place: q[1:] has no room to grow
+			requeue(q)
 		}
 		select {
 		case p.ready <- b:

@@ -147,15 +147,14 @@ func sortedByInst(vs []pmapi.Value) bool {
 
 func byInst(a, b pmapi.Value) int { return cmp.Compare(a.Inst, b.Inst) }
 
-// enqueue inserts t into the queue q ordered by evaluation time, ahead of
-// any task due at the same time, as pmie does.
-func enqueue(q []*task, t *task) []*task {
-	i := 0
-	for i < len(q) && t.when > q[i].when {
-		i++
+// requeue puts the queue's first task, whose evaluation time has just
+// moved on, back in order of evaluation time, ahead of any task due at
+// the same time, as pmie does. The queue keeps its storage.
+func requeue(q []*task) {
+	t := q[0]
+	i := 1
+	for ; i < len(q) && t.when > q[i].when; i++ {
+		q[i-1] = q[i]
 	}
-	q = append(q, nil)
-	copy(q[i+1:], q[i:])
-	q[i] = t
-	return q
+	q[i-1] = t
 }
