@@ -266,19 +266,9 @@ func TestLabelVolumeMismatch(t *testing.T) {
 		copy(b[:labelSizeV2], v0[:labelSizeV2])
 		return b
 	})
-	var warned []error
-	a, err := OpenArchive(base, Options{Warn: func(err error) { warned = append(warned, err) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	r := a.Records()
-	n := 0
-	for r.Next() {
-		n++
-	}
-	if r.Err() != nil || n != 7 {
-		t.Fatalf("read %d records, error %v; want 7 and no error", n, r.Err())
+	n, warned, rerr := readWarned(t, base)
+	if rerr != nil || n != 7 {
+		t.Fatalf("read %d records, error %v; want 7 and no error", n, rerr)
 	}
 	if len(warned) != 1 {
 		t.Fatalf("warnings %v, want one", warned)
@@ -336,6 +326,22 @@ func TestUndescribedSetsWarned(t *testing.T) {
 		}
 		return b
 	})
+	n, warned, rerr := readWarned(t, base)
+	if rerr != nil || n != len(offs) {
+		t.Fatalf("read %d records, error %v; want %d and no error", n, rerr, len(offs))
+	}
+	if len(warned) != 2 {
+		t.Fatalf("warnings %v, want two", warned)
+	}
+	for i, err := range warned {
+		wantFormatError(t, err, "collector.0", 0, offs[1+i]+4+12, pmapi.ErrLogRec)
+	}
+}
+
+// readWarned opens the archive base and reads all its records, returning
+// how many it read, the warnings given, and the error that ended reading.
+func readWarned(t *testing.T, base string) (int, []error, error) {
+	t.Helper()
 	var warned []error
 	a, err := OpenArchive(base, Options{Warn: func(err error) { warned = append(warned, err) }})
 	if err != nil {
@@ -347,13 +353,5 @@ func TestUndescribedSetsWarned(t *testing.T) {
 	for r.Next() {
 		n++
 	}
-	if r.Err() != nil || n != len(offs) {
-		t.Fatalf("read %d records, error %v; want %d and no error", n, r.Err(), len(offs))
-	}
-	if len(warned) != 2 {
-		t.Fatalf("warnings %v, want two", warned)
-	}
-	for i, err := range warned {
-		wantFormatError(t, err, "collector.0", 0, offs[1+i]+4+12, pmapi.ErrLogRec)
-	}
+	return n, warned, r.Err()
 }
