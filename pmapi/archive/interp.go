@@ -121,6 +121,7 @@ type metricCtl struct {
 // the context's archive control).
 type interpState struct {
 	metrics map[pmapi.PMID]*metricCtl
+	list    []*metricCtl // the entries of metrics, in the order they were made
 	want    *instCtl
 	unbound *instCtl
 	acEnd   float64 // end of the current archive, relative to the base
@@ -128,13 +129,15 @@ type interpState struct {
 	// known last value (tLast), the only ones that can be given up.
 	lastKnown int
 	// wantIDs are the metrics the want list is for; empty when the next
-	// fetch must make it again.
-	wantIDs  []pmapi.PMID
-	builds   int // results built
-	uniform  int // how many of metrics are uniform (see uniform.go)
-	fast     int // fetches that took the fast path
-	lifetime map[pmapi.InDom]map[int32][2]float64
-	gen      int
+	// fetch must make it again. wantMetrics are their entries in metrics
+	// (nil for PMIDNull).
+	wantIDs     []pmapi.PMID
+	wantMetrics []*metricCtl
+	builds      int // results built
+	uniform     int // how many of metrics are uniform (see uniform.go)
+	fast        int // fetches that took the fast path
+	lifetime    map[pmapi.InDom]map[int32][2]float64
+	gen         int
 	// bySet is metrics' entry for each value set of the last record
 	// looked up (see metricAt), while metrics had setsFor entries.
 	bySet   []setMetric
@@ -174,7 +177,7 @@ func newInterpState() *interpState {
 // reset forgets the bounds that do not bracket tReq, as pmSetMode does
 // (__pmLogResetInterp).
 func (st *interpState) reset(tReq float64) {
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		if m.uni != nil {
 			m.uni.reset(tReq)
 			continue
@@ -339,8 +342,8 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 func (c *Context) wantList(ids []pmapi.PMID) bool {
 	st := c.interp
 	if len(ids) > 0 && slices.Equal(ids, st.wantIDs) {
-		for _, id := range ids {
-			if m := st.metrics[id]; m != nil {
+		for _, m := range st.wantMetrics {
+			if m != nil {
 				m.numval, m.err = m.wanted, 0
 				if !m.known {
 					m.err = pmapi.ErrPMIDLog
@@ -351,15 +354,19 @@ func (c *Context) wantList(ids []pmapi.PMID) bool {
 	}
 	st.gen++
 	st.want = nil
+	st.wantMetrics = st.wantMetrics[:0]
 	for _, id := range ids {
 		if id == pmapi.PMIDNull {
+			st.wantMetrics = append(st.wantMetrics, nil)
 			continue
 		}
 		m := st.metrics[id]
 		if m == nil {
 			m = c.newMetricCtl(id)
 			st.metrics[id] = m
+			st.list = append(st.list, m)
 		}
+		st.wantMetrics = append(st.wantMetrics, m)
 		if m.fetchGen == st.gen {
 			continue // asked for twice: its instances are listed already
 		}
