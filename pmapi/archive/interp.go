@@ -201,16 +201,22 @@ func hashOrder(insts []int32) []int32 {
 	if n <= 1 {
 		return insts
 	}
-	buckets := make([][]int32, n)
+	// Count each bucket's instances, then place them from each bucket's
+	// end back, so that the ones added last come first.
+	end := make([]int32, n)
+	for _, in := range insts {
+		end[uint32(in)%uint32(n)]++
+	}
+	sum := int32(0)
+	for b, k := range end {
+		sum += k
+		end[b] = sum
+	}
+	out := make([]int32, n)
 	for _, in := range insts {
 		b := uint32(in) % uint32(n)
-		buckets[b] = append(buckets[b], in)
-	}
-	out := make([]int32, 0, n)
-	for _, b := range buckets {
-		for i := len(b) - 1; i >= 0; i-- {
-			out = append(out, b[i])
-		}
+		end[b]--
+		out[end[b]] = in
 	}
 	return out
 }
@@ -218,10 +224,11 @@ func hashOrder(insts []int32) []int32 {
 // newMetricCtl sets up the state of a metric the first time it is asked
 // for: one instCtl for each instance its domain ever has.
 func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
-	m := &metricCtl{valfmt: -1, lastNumval: -1, byInst: make(map[int32]*instCtl)}
+	m := &metricCtl{valfmt: -1, lastNumval: -1}
 	d, ok := c.meta.descs[id]
 	m.desc, m.known = d, ok
 	if !ok {
+		m.byInst = make(map[int32]*instCtl)
 		return m
 	}
 	var insts []int32
@@ -231,13 +238,17 @@ func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
 		insts = hashOrder(h.allInstances())
 	}
 	life := c.lifetimes(d.InDom)
-	for _, in := range insts {
-		ic := &instCtl{inst: in, idx: int32(len(m.insts)), m: m, boundTimes: noBounds,
+	m.byInst = make(map[int32]*instCtl, len(insts))
+	m.insts = make([]*instCtl, len(insts))
+	ics := make([]instCtl, len(insts))
+	for k, in := range insts {
+		ic := &ics[k]
+		*ic = instCtl{inst: in, idx: int32(k), m: m, boundTimes: noBounds,
 			tFirst: -1, tLast: -1, tBirth: -1, tDeath: -1}
 		if l, ok := life[in]; ok {
 			ic.tBirth, ic.tDeath = l[0], l[1]
 		}
-		m.insts = append(m.insts, ic)
+		m.insts[k] = ic
 		m.byInst[in] = ic
 	}
 	return m
