@@ -34,9 +34,11 @@ func appendNumber(b []byte, v float64) []byte {
 		b = strconv.AppendFloat(b, v, 'f', 2, 64)
 	case a < 50:
 		b = strconv.AppendFloat(b, v, 'f', 1, 64)
-	case a < 1e18 && v == math.Trunc(v):
-		// A whole number prints as itself: AppendInt is quicker.
-		b = strconv.AppendInt(b, int64(v), 10)
+	case a < 1e18:
+		// With no decimals a number prints as the nearest whole number,
+		// a tie going to the even one (v's fraction is exact, and printf
+		// rounds exactly): AppendInt of it is quicker.
+		b = strconv.AppendInt(b, int64(math.RoundToEven(v)), 10)
 	default:
 		b = strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
