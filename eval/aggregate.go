@@ -399,33 +399,31 @@ func matchInst(x *Node) {
 	want := x.Op == OpMatch
 	if a.tspan > 0 {
 		in, out := a.newestTruths(), x.newestTruths()
-		var ms []*Metric
-		if a.metrics != nil { // nil for a constant operand
-			ms = a.metrics.m
-		}
-		mi, i := 0, 0
-		for n := 0; n < a.tspan; n++ {
-			var t Truth
-			switch {
-			case re.valid == 0 || a.valid == 0:
-				t = Unknown
-			case x.idom <= 0:
-				t = False
-			default:
+		switch {
+		case re.valid == 0 || a.valid == 0:
+			fillTruth(out[:min(a.tspan, len(out))], Unknown)
+		case x.idom <= 0:
+			fillTruth(out[:min(a.tspan, len(out))], False)
+		default:
+			var ms []*Metric
+			if a.metrics != nil { // nil for a constant operand
+				ms = a.metrics.m
+			}
+			mi, i := 0, 0
+			for n := 0; n < a.tspan; n++ {
 				for mi < len(ms) && i >= ms[mi].nidom {
 					mi++
 					i = 0
 				}
-				if mi >= len(ms) || ms[mi].inames == nil {
-					t = False
-				} else {
+				t := False
+				if mi < len(ms) && ms[mi].inames != nil {
 					matched := re.matchesAt(n, ms[mi].inames[i]) == want
 					t = boolTruth(matched && truthAt(in, false, n) != False)
 				}
 				i++
-			}
-			if n < len(out) {
-				out[n] = t
+				if n < len(out) {
+					out[n] = t
+				}
 			}
 		}
 		x.valid++
@@ -433,6 +431,13 @@ func matchInst(x *Node) {
 		x.valid = 0
 	}
 	x.stamp[0] = a.stamp0()
+}
+
+// fillTruth sets every truth of out to t.
+func fillTruth(out []Truth, t Truth) {
+	for i := range out {
+		out[i] = t
+	}
 }
 
 // nameMatch is a match_inst pattern's answer for one instance name.

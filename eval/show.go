@@ -574,9 +574,25 @@ func (it *bindings) start(rule *Node) bool {
 // next moves to the next member that makes the rule true, reporting false
 // when there is none.
 func (it *bindings) next() bool {
-	for it.i++; it.i < it.x1.tspan; it.i++ {
-		if it.x1.binds(it.i) {
-			lookupHostInst(it.x1, it.i, &it.hb)
+	x := it.x1
+	if x.sem == SemBoolean {
+		// binds, for every member: the next true one
+		if len(x.slot) == 0 {
+			return false
+		}
+		tru := x.tru[min(x.slot[0], len(x.tru)):]
+		tru = tru[:min(x.tspan, len(tru))]
+		for it.i++; it.i < len(tru); it.i++ {
+			if tru[it.i] == True {
+				lookupHostInst(x, it.i, &it.hb)
+				return true
+			}
+		}
+		return false
+	}
+	for it.i++; it.i < x.tspan; it.i++ {
+		if x.binds(it.i) {
+			lookupHostInst(x, it.i, &it.hb)
 			return true
 		}
 	}
