@@ -267,3 +267,29 @@ func TestSameInsts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWindowRows is the benchmark rules' windows, 200 instances of
+// four samples, reduced run by run (as reduceInto does) and all at once
+// (the reducers' rows).
+func BenchmarkWindowRows(b *testing.B) {
+	const span, n = 200, 4
+	buf, out := make([]Truth, span*n), make([]Truth, span)
+	for i := range buf {
+		buf[i] = Truth(i * 7919 % 3)
+	}
+	for _, op := range []Op{OpPcnt, OpAll} {
+		r := ops[op].reduce
+		b.Run(op.String()+"/runs", func(b *testing.B) {
+			for b.Loop() {
+				for i := range out {
+					out[i] = r.truth(buf, i, span, n, n, 0.75)
+				}
+			}
+		})
+		b.Run(op.String()+"/rows", func(b *testing.B) {
+			for b.Loop() {
+				r.truthRows(buf, span, n, 0.75, out)
+			}
+		})
+	}
+}
