@@ -10,6 +10,13 @@ type reducer struct {
 	num   func(buf []float64, start, stride, m, n int) float64
 	truth func(buf []Truth, start, stride, m, n int, pcnt float64) Truth
 	count func(buf []Truth, start, stride, m int) float64
+
+	// numRows and truthRows, where set, are num and truth for every run
+	// of a sample window at once: out[i] is the reduction of the n
+	// values buf[i], buf[i+span], ... (all there), walked sample by
+	// sample with each run's members met in the same order.
+	numRows   func(buf []float64, span, n int, out []float64)
+	truthRows func(buf []Truth, span, n int, pcnt float64, out []Truth)
 }
 
 // present is how many of n members, from start, stride apart, a buffer
@@ -58,19 +65,110 @@ func minOf(buf []float64, start, stride, m, _ int) float64 {
 	return a
 }
 
-// decide is pmie's loop for all and some: a decisive member decides, an
-// unknown one makes the answer unknown unless it already is; so order
-// matters.
-func decide(decisive Truth, buf []Truth, start, stride, m int) Truth {
-	a := buf[start]
-	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
-		if v := buf[k]; v == decisive {
-			a = decisive
-		} else if v == Unknown && a != Unknown {
-			a = Unknown
+// sumRows, avgRows, maxRows and minRows are sumOf, avgOf, maxOf and minOf
+// for every run of a sample window (see reducer).
+func sumRows(buf []float64, span, n int, out []float64) {
+	copy(out, buf[:len(out)])
+	for k := 1; k < n; k++ {
+		for i, v := range buf[k*span:][:len(out)] {
+			out[i] += v
 		}
 	}
-	return a
+}
+
+func avgRows(buf []float64, span, n int, out []float64) {
+	sumRows(buf, span, n, out)
+	for i := range out {
+		out[i] /= float64(n)
+	}
+}
+
+func maxRows(buf []float64, span, n int, out []float64) {
+	copy(out, buf[:len(out)])
+	for k := 1; k < n; k++ {
+		for i, v := range buf[k*span:][:len(out)] {
+			if v > out[i] {
+				out[i] = v
+			}
+		}
+	}
+}
+
+func minRows(buf []float64, span, n int, out []float64) {
+	copy(out, buf[:len(out)])
+	for k := 1; k < n; k++ {
+		for i, v := range buf[k*span:][:len(out)] {
+			if v < out[i] {
+				out[i] = v
+			}
+		}
+	}
+}
+
+// decideRows is decide for every run of a sample window (see reducer),
+// walking forward as pmie does.
+func decideRows(decisive Truth, buf []Truth, span, n int, out []Truth) {
+	copy(out, buf[:len(out)])
+	for k := 1; k < n; k++ {
+		for i, v := range buf[k*span:][:len(out)] {
+			if v == decisive || v == Unknown {
+				out[i] = v
+			}
+		}
+	}
+}
+
+func allRows(buf []Truth, span, n int, _ float64, out []Truth) {
+	decideRows(False, buf, span, n, out)
+}
+
+func someRows(buf []Truth, span, n int, _ float64, out []Truth) {
+	decideRows(True, buf, span, n, out)
+}
+
+// pcntRows is pcntOf for every run of a sample window (see reducer),
+// adding up the runs of a block of them at a time.
+func pcntRows(buf []Truth, span, n int, pcnt float64, out []Truth) {
+	want := int(0.5 + pcnt*float64(n))
+	var sums [64]int
+	for lo := 0; lo < len(out); lo += len(sums) {
+		blk := out[lo:min(lo+len(sums), len(out))]
+		acc := sums[:len(blk)]
+		clear(acc)
+		for k := range n {
+			for i, v := range buf[k*span+lo:][:len(acc)] {
+				acc[i] += int(v)
+			}
+		}
+		for i, sum := range acc {
+			blk[i] = boolTruth(sum >= want)
+		}
+	}
+}
+
+// decide is pmie's loop for all and some, which starts from the first
+// member and walks the rest in storage order: a decisive member makes the
+// answer decisive, an unknown one unknown, any other leaves it as it is;
+// so order matters. The answer is therefore the last member after the
+// first that is decisive or unknown, or the first member when there is
+// none: decide finds that member walking backward and stops there (a
+// walk forward mispredicts a branch at every change of answer).
+func decide(decisive Truth, buf []Truth, start, stride, m int) Truth {
+	if stride == 1 {
+		run := buf[start : start+m]
+		for k := len(run) - 1; k > 0; k-- {
+			if v := run[k]; v == decisive || v == Unknown {
+				return v
+			}
+		}
+		return run[0]
+	}
+	for k := start + (m-1)*stride; k > start; k -= stride {
+		if v := buf[k]; v == decisive || v == Unknown {
+			return v
+		}
+	}
+	return buf[start]
 }
 
 func allOf(buf []Truth, start, stride, m, _ int, _ float64) Truth {
@@ -234,12 +332,59 @@ func acrossSamples(r reducer) func(*Node) {
 			x.valid = 0
 			return
 		}
-		for i := 0; i < x.tspan; i++ {
-			x.reduceInto(r, a, true, i, x.tspan, n, i)
+		if !x.reduceWindows(r, a, n) {
+			for i := 0; i < x.tspan; i++ {
+				x.reduceInto(r, a, true, i, x.tspan, n, i)
+			}
 		}
 		x.stamp[0] = a.stamp0()
 		x.valid++
 	}
+}
+
+// reduceWindows is reduceInto for every run of n samples of a's buffer
+// (run i is values i, i+tspan, ... of it) into value i of x's newest
+// sample, when the buffer holds all of every run; it reports whether it
+// did. The checks reduceInto makes for each run are made once.
+func (x *Node) reduceWindows(r reducer, a *Node, n int) bool {
+	span := x.tspan
+	if r.num != nil {
+		buf, dst := a.num, x.newestNums()
+		if len(buf) < n*span {
+			return false
+		}
+		dst = dst[:min(span, len(dst))]
+		if r.numRows != nil {
+			r.numRows(buf, span, n, dst)
+			return true
+		}
+		for i := range dst {
+			dst[i] = r.num(buf, i, span, n, n)
+		}
+		return true
+	}
+	buf := a.tru
+	if len(buf) < n*span {
+		return false
+	}
+	if r.count != nil {
+		dst := x.newestNums()
+		for i := range dst[:min(span, len(dst))] {
+			dst[i] = r.count(buf, i, span, n)
+		}
+		return true
+	}
+	dst := x.newestTruths()
+	dst = dst[:min(span, len(dst))]
+	pcnt := x.pcntOf()
+	if r.truthRows != nil {
+		r.truthRows(buf, span, n, pcnt, dst)
+		return true
+	}
+	for i := range dst {
+		dst[i] = r.truth(buf, i, span, n, n, pcnt)
+	}
+	return true
 }
 
 // matchInst is the evaluator of match_inst and nomatch_inst: each true
@@ -254,33 +399,31 @@ func matchInst(x *Node) {
 	want := x.Op == OpMatch
 	if a.tspan > 0 {
 		in, out := a.newestTruths(), x.newestTruths()
-		var ms []*Metric
-		if a.metrics != nil { // nil for a constant operand
-			ms = a.metrics.m
-		}
-		mi, i := 0, 0
-		for n := 0; n < a.tspan; n++ {
-			var t Truth
-			switch {
-			case re.valid == 0 || a.valid == 0:
-				t = Unknown
-			case x.idom <= 0:
-				t = False
-			default:
+		switch {
+		case re.valid == 0 || a.valid == 0:
+			fillTruth(out[:min(a.tspan, len(out))], Unknown)
+		case x.idom <= 0:
+			fillTruth(out[:min(a.tspan, len(out))], False)
+		default:
+			var ms []*Metric
+			if a.metrics != nil { // nil for a constant operand
+				ms = a.metrics.m
+			}
+			mi, i := 0, 0
+			for n := 0; n < a.tspan; n++ {
 				for mi < len(ms) && i >= ms[mi].nidom {
 					mi++
 					i = 0
 				}
-				if mi >= len(ms) || ms[mi].inames == nil {
-					t = False
-				} else {
+				t := False
+				if mi < len(ms) && ms[mi].inames != nil {
 					matched := re.matchesAt(n, ms[mi].inames[i]) == want
 					t = boolTruth(matched && truthAt(in, false, n) != False)
 				}
 				i++
-			}
-			if n < len(out) {
-				out[n] = t
+				if n < len(out) {
+					out[n] = t
+				}
 			}
 		}
 		x.valid++
@@ -288,6 +431,13 @@ func matchInst(x *Node) {
 		x.valid = 0
 	}
 	x.stamp[0] = a.stamp0()
+}
+
+// fillTruth sets every truth of out to t.
+func fillTruth(out []Truth, t Truth) {
+	for i := range out {
+		out[i] = t
+	}
 }
 
 // nameMatch is a match_inst pattern's answer for one instance name.

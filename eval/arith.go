@@ -154,6 +154,8 @@ func relational(op Op, ar arity) func(*Node) {
 		switch {
 		case ar == arityN1 && len(v1) >= n:
 			compareSetScalar(op, v1, numAt(v2, true, 0), out)
+		case ar == arityNN && len(v1) >= n && len(v2) >= n:
+			compareSets(op, v1, v2, out)
 		default:
 			s1, s2 := ar.first(), ar.second()
 			for i := range out {

@@ -123,6 +123,18 @@ func BenchmarkSampleWindow(b *testing.B) {
 	bw.run(b)
 }
 
+// BenchmarkWindowQuantifiers are the benchmark rules' quantifiers over
+// sample windows of comparisons: all over three samples, 75% over four,
+// and some over all instances of each.
+func BenchmarkWindowQuantifiers(b *testing.B) {
+	bw := newBenchWorld(b, benchInstances)
+	bw.add("all", bw.b.Domain(OpSome, lang.DomInst, bw.b.Domain(OpAll, lang.DomSample,
+		bw.b.Rel(OpGt, bw.b.Fetch("c", nil, nil, 0, 2), bw.b.NumConst(5, perSec)))))
+	bw.add("pcnt", bw.b.Domain(OpSome, lang.DomInst, bw.b.Percent(75, lang.DomSample,
+		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 3), bw.b.NumConst(benchInstances/2, kbyteUnits)))))
+	bw.run(b)
+}
+
 // BenchmarkRuleBindings is a rule whose action expands %i and %v for the
 // instances that make it true (half of them).
 func BenchmarkRuleBindings(b *testing.B) {
@@ -206,4 +218,21 @@ func BenchmarkShellBindings(b *testing.B) {
 		bw.b.Rel(OpGt, bw.b.Fetch("g", nil, nil, 0, 0), bw.b.NumConst(benchInstances/2, kbyteUnits))),
 		bw.b.Action(OpShell, []string{"busy:", " %i=%v"}, nil)))
 	bw.run(b)
+}
+
+// BenchmarkNumberFormat is formatting numbers as -v prints them: rates
+// of every size, most with a fraction.
+func BenchmarkNumberFormat(b *testing.B) {
+	vals := make([]float64, 1000)
+	for i := range vals {
+		vals[i] = float64(i*i*7919%100003) / 7.3
+	}
+	var buf []byte
+	for b.Loop() {
+		buf = buf[:0]
+		for _, v := range vals {
+			buf = appendNumber(buf, v)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(vals)), "ns/value")
 }

@@ -27,7 +27,9 @@ func compare(op Op, a, b float64) Truth {
 	return boolTruth(a >= b)
 }
 
-// compareSetScalar compares each of a with c into out.
+// compareSetScalar compares each of a with c into out. A value missing
+// because its host is down (a NaN, so rarely taken) is looked at again in
+// the same pass.
 func compareSetScalar(op Op, a []float64, c float64, out []Truth) {
 	a = a[:len(out)]
 	if c != c {
@@ -40,31 +42,94 @@ func compareSetScalar(op Op, a []float64, c float64, out []Truth) {
 	case OpGt:
 		for i, v := range a {
 			out[i] = boolTruth(v > c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	case OpGte:
 		for i, v := range a {
 			out[i] = boolTruth(v >= c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	case OpLt:
 		for i, v := range a {
 			out[i] = boolTruth(v < c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	case OpLte:
 		for i, v := range a {
 			out[i] = boolTruth(v <= c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	case OpEq:
 		for i, v := range a {
 			out[i] = boolTruth(v == c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	default:
 		for i, v := range a {
 			out[i] = boolTruth(v != c)
+			if v != v {
+				out[i] = compare(op, v, c)
+			}
 		}
 	}
-	for i, v := range a {
-		if v != v && isMissing(v) {
-			out[i] = Unknown
+}
+
+// compareSets compares a and b element by element into out. A pair with a
+// NaN (rare) is looked at again in the same pass, as in compareSetScalar.
+func compareSets(op Op, a, b []float64, out []Truth) {
+	a, b = a[:len(out)], b[:len(out)]
+	switch op {
+	case OpGt:
+		for i, v := range a {
+			out[i] = boolTruth(v > b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
+		}
+	case OpGte:
+		for i, v := range a {
+			out[i] = boolTruth(v >= b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
+		}
+	case OpLt:
+		for i, v := range a {
+			out[i] = boolTruth(v < b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
+		}
+	case OpLte:
+		for i, v := range a {
+			out[i] = boolTruth(v <= b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
+		}
+	case OpEq:
+		for i, v := range a {
+			out[i] = boolTruth(v == b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
+		}
+	default:
+		for i, v := range a {
+			out[i] = boolTruth(v != b[i])
+			if v != v || b[i] != b[i] {
+				out[i] = compare(op, v, b[i])
+			}
 		}
 	}
 }

@@ -34,9 +34,11 @@ func appendNumber(b []byte, v float64) []byte {
 		b = strconv.AppendFloat(b, v, 'f', 2, 64)
 	case a < 50:
 		b = strconv.AppendFloat(b, v, 'f', 1, 64)
-	case a < 1e18 && v == math.Trunc(v):
-		// A whole number prints as itself: AppendInt is quicker.
-		b = strconv.AppendInt(b, int64(v), 10)
+	case a < 1e18:
+		// With no decimals a number prints as the nearest whole number,
+		// a tie going to the even one (v's fraction is exact, and printf
+		// rounds exactly): AppendInt of it is quicker.
+		b = strconv.AppendInt(b, int64(math.RoundToEven(v)), 10)
 	default:
 		b = strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
@@ -572,9 +574,25 @@ func (it *bindings) start(rule *Node) bool {
 // next moves to the next member that makes the rule true, reporting false
 // when there is none.
 func (it *bindings) next() bool {
-	for it.i++; it.i < it.x1.tspan; it.i++ {
-		if it.x1.binds(it.i) {
-			lookupHostInst(it.x1, it.i, &it.hb)
+	x := it.x1
+	if x.sem == SemBoolean {
+		// binds, for every member: the next true one
+		if len(x.slot) == 0 {
+			return false
+		}
+		tru := x.tru[min(x.slot[0], len(x.tru)):]
+		tru = tru[:min(x.tspan, len(tru))]
+		for it.i++; it.i < len(tru); it.i++ {
+			if tru[it.i] == True {
+				lookupHostInst(x, it.i, &it.hb)
+				return true
+			}
+		}
+		return false
+	}
+	for it.i++; it.i < x.tspan; it.i++ {
+		if x.binds(it.i) {
+			lookupHostInst(x, it.i, &it.hb)
 			return true
 		}
 	}

@@ -1,0 +1,202 @@
+package eval
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// forwardDecide is pmie's loop for all and some as it is written: the
+// first member, then each later one in storage order.
+func forwardDecide(decisive Truth, buf []Truth, start, stride, m int) Truth {
+	a := buf[start]
+	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
+		if v := buf[k]; v == decisive {
+			a = decisive
+		} else if v == Unknown && a != Unknown {
+			a = Unknown
+		}
+	}
+	return a
+}
+
+// truthRuns calls f with every run of up to 6 truths, laid out at strides
+// 1 and 3 from offset 1 of a buffer.
+func truthRuns(f func(buf []Truth, start, stride, m int)) {
+	for m := 1; m <= 6; m++ {
+		total := 1
+		for range m {
+			total *= 3
+		}
+		for code := range total {
+			for _, stride := range []int{1, 3} {
+				buf := make([]Truth, 1+(m-1)*stride+1)
+				for i := range buf {
+					buf[i] = Truth(i % 3)
+				}
+				c := code
+				for j := range m {
+					buf[1+j*stride] = Truth(c % 3)
+					c /= 3
+				}
+				f(buf, 1, stride, m)
+			}
+		}
+	}
+}
+
+// TestDecide checks decide, which walks backward, against pmie's forward
+// loop on every run of up to 6 truths.
+func TestDecide(t *testing.T) {
+	truthRuns(func(buf []Truth, start, stride, m int) {
+		for _, d := range []Truth{True, False} {
+			if got, want := decide(d, buf, start, stride, m), forwardDecide(d, buf, start, stride, m); got != want {
+				t.Fatalf("decide(%v, %v, %d, %d, %d) = %v, pmie's loop %v", d, buf, start, stride, m, got, want)
+			}
+		}
+	})
+}
+
+// TestCompareSetScalar checks the comparison of a set with a value
+// against compare, value by value, for every operator, with values and
+// constants that are NaN, missing, infinite or equal.
+func TestCompareSetScalar(t *testing.T) {
+	special := []float64{0, 1, -1, 2.5, math.NaN(), missing, -missing, math.Inf(1), math.Inf(-1)}
+	for _, op := range []Op{OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte} {
+		for _, c := range special {
+			out := make([]Truth, len(special))
+			compareSetScalar(op, special, c, out)
+			for i, v := range special {
+				if want := compare(op, v, c); out[i] != want {
+					t.Errorf("%v %v %v: got %v, want %v", v, op, c, out[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestCompareSets checks the comparison of two sets, pair by pair,
+// against compare, for every operator and every pair of values that are
+// NaN, missing, infinite or equal.
+func TestCompareSets(t *testing.T) {
+	special := []float64{0, 1, -1, 2.5, math.NaN(), missing, -missing, math.Inf(1), math.Inf(-1)}
+	var a, b []float64
+	for _, x := range special {
+		for _, y := range special {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	for _, op := range []Op{OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte} {
+		out := make([]Truth, len(a))
+		compareSets(op, a, b, out)
+		for i := range a {
+			if want := compare(op, a[i], b[i]); out[i] != want {
+				t.Errorf("%v %v %v: got %v, want %v", a[i], op, b[i], out[i], want)
+			}
+		}
+	}
+}
+
+// TestRows checks every reducer's sample-window form (numRows,
+// truthRows) against its reduction run by run, over windows of 1 to 5
+// samples of random values, NaNs and truths.
+func TestRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	nums := []float64{0, 1, -1, 2.5, 7, math.NaN(), math.Inf(1), math.Inf(-1)}
+	rows := 0
+	for op := range numOps {
+		red := ops[op].reduce
+		for n := 1; n <= 5; n++ {
+			for _, span := range []int{1, 2, 3, 7, 63, 64, 65, 130} {
+				for range 50 {
+					if red.numRows != nil {
+						buf := make([]float64, n*span)
+						for i := range buf {
+							buf[i] = nums[r.IntN(len(nums))]
+						}
+						out := make([]float64, span)
+						red.numRows(buf, span, n, out)
+						for i := range out {
+							if want := red.num(buf, i, span, n, n); math.Float64bits(out[i]) != math.Float64bits(want) {
+								t.Fatalf("%v rows %v (n %d, span %d) run %d: got %v, want %v", op, buf, n, span, i, out[i], want)
+							}
+						}
+						rows++
+					}
+					if red.truthRows != nil {
+						buf := make([]Truth, n*span)
+						for i := range buf {
+							buf[i] = Truth(r.IntN(3))
+						}
+						out := make([]Truth, span)
+						pcnt := float64(r.IntN(101)) / 100
+						red.truthRows(buf, span, n, pcnt, out)
+						for i := range out {
+							if want := red.truth(buf, i, span, n, n, pcnt); out[i] != want {
+								t.Fatalf("%v rows %v (n %d, span %d) run %d: got %v, want %v", op, buf, n, span, i, out[i], want)
+							}
+						}
+						rows++
+					}
+				}
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("no reducer has a sample-window form")
+	}
+}
+
+// benchValues are 1000 values, every other one above 500.
+func benchValues() []float64 {
+	a := make([]float64, 1000)
+	for i := range a {
+		a[i] = float64((i * 7919) % 1000)
+	}
+	return a
+}
+
+// BenchmarkCompareSetScalar is a set of 1000 values compared with a
+// constant.
+func BenchmarkCompareSetScalar(b *testing.B) {
+	a, out := benchValues(), make([]Truth, 1000)
+	for b.Loop() {
+		compareSetScalar(OpGt, a, 500, out)
+	}
+}
+
+// BenchmarkCompareSets is two sets of 1000 values compared pair by pair.
+func BenchmarkCompareSets(b *testing.B) {
+	a, c, out := benchValues(), benchValues(), make([]Truth, 1000)
+	for i := range c {
+		c[i] = float64(i)
+	}
+	for b.Loop() {
+		compareSets(OpGt, a, c, out)
+	}
+}
+
+// BenchmarkDecide is some over 1000 truths, at random, none of them true
+// (all are walked) and the last true.
+func BenchmarkDecide(b *testing.B) {
+	a, buf := benchValues(), make([]Truth, 1000)
+	compareSetScalar(OpGt, a, 500, buf)
+	b.Run("random", func(b *testing.B) {
+		for b.Loop() {
+			someOf(buf, 0, 1, len(buf), len(buf), 0)
+		}
+	})
+	none := make([]Truth, 1000)
+	b.Run("none", func(b *testing.B) {
+		for b.Loop() {
+			someOf(none, 0, 1, len(none), len(none), 0)
+		}
+	})
+	b.Run("window", func(b *testing.B) {
+		for b.Loop() {
+			for i := range 250 {
+				allOf(buf, i, 250, 4, 4, 0)
+			}
+		}
+	})
+}
