@@ -50,6 +50,19 @@ func NumAtom(t Type, v float64) Atom {
 	return F64(v)
 }
 
+// Insitu is the 32-bit word w of a value held in place of a pointer to
+// a value block (PM_VAL_INSITU) as a value of type t: unsigned or a float
+// if t says so, else a 32-bit signed integer.
+func Insitu(t Type, w uint32) Atom {
+	switch t {
+	case TypeU32:
+		return U32(w)
+	case TypeFloat:
+		return F32(math.Float32frombits(w))
+	}
+	return I32(int32(w))
+}
+
 // Blob makes an Atom of type t (an aggregate or event type) holding b.
 func Blob(t Type, b string) Atom { return Atom{Type: t, str: b} }
 

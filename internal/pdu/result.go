@@ -188,22 +188,12 @@ func (d *decoder) valueSet(vs *pmapi.ValueSet, typeOf func(pmapi.PMID) pmapi.Typ
 		w := d.u32()
 		var a pmapi.Atom
 		if valfmt == valInsitu {
-			a = insituAtom(ityp, w)
+			a = pmapi.Insitu(ityp, w)
 		} else {
 			a = d.block(int(w))
 		}
 		vs.Values = append(vs.Values, pmapi.Value{Inst: inst, Atom: a})
 	}
-}
-
-func insituAtom(t pmapi.Type, w uint32) pmapi.Atom {
-	switch t {
-	case pmapi.TypeU32:
-		return pmapi.U32(w)
-	case pmapi.TypeFloat:
-		return pmapi.F32(math.Float32frombits(w))
-	}
-	return pmapi.I32(int32(w))
 }
 
 // block decodes the value block at word offset off.

@@ -121,6 +121,7 @@ type metricCtl struct {
 // the context's archive control).
 type interpState struct {
 	metrics map[pmapi.PMID]*metricCtl
+	list    []*metricCtl // the entries of metrics, in the order they were made
 	want    *instCtl
 	unbound *instCtl
 	acEnd   float64 // end of the current archive, relative to the base
@@ -128,13 +129,15 @@ type interpState struct {
 	// known last value (tLast), the only ones that can be given up.
 	lastKnown int
 	// wantIDs are the metrics the want list is for; empty when the next
-	// fetch must make it again.
-	wantIDs  []pmapi.PMID
-	builds   int // results built
-	uniform  int // how many of metrics are uniform (see uniform.go)
-	fast     int // fetches that took the fast path
-	lifetime map[pmapi.InDom]map[int32][2]float64
-	gen      int
+	// fetch must make it again. wantMetrics are their entries in metrics
+	// (nil for PMIDNull).
+	wantIDs     []pmapi.PMID
+	wantMetrics []*metricCtl
+	builds      int // results built
+	uniform     int // how many of metrics are uniform (see uniform.go)
+	fast        int // fetches that took the fast path
+	lifetime    map[pmapi.InDom]map[int32][2]float64
+	gen         int
 	// bySet is metrics' entry for each value set of the last record
 	// looked up (see metricAt), while metrics had setsFor entries.
 	bySet   []setMetric
@@ -174,7 +177,7 @@ func newInterpState() *interpState {
 // reset forgets the bounds that do not bracket tReq, as pmSetMode does
 // (__pmLogResetInterp).
 func (st *interpState) reset(tReq float64) {
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		if m.uni != nil {
 			m.uni.reset(tReq)
 			continue
@@ -198,16 +201,22 @@ func hashOrder(insts []int32) []int32 {
 	if n <= 1 {
 		return insts
 	}
-	buckets := make([][]int32, n)
+	// Count each bucket's instances, then place them from each bucket's
+	// end back, so that the ones added last come first.
+	end := make([]int32, n)
+	for _, in := range insts {
+		end[uint32(in)%uint32(n)]++
+	}
+	sum := int32(0)
+	for b, k := range end {
+		sum += k
+		end[b] = sum
+	}
+	out := make([]int32, n)
 	for _, in := range insts {
 		b := uint32(in) % uint32(n)
-		buckets[b] = append(buckets[b], in)
-	}
-	out := make([]int32, 0, n)
-	for _, b := range buckets {
-		for i := len(b) - 1; i >= 0; i-- {
-			out = append(out, b[i])
-		}
+		end[b]--
+		out[end[b]] = in
 	}
 	return out
 }
@@ -215,10 +224,11 @@ func hashOrder(insts []int32) []int32 {
 // newMetricCtl sets up the state of a metric the first time it is asked
 // for: one instCtl for each instance its domain ever has.
 func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
-	m := &metricCtl{valfmt: -1, lastNumval: -1, byInst: make(map[int32]*instCtl)}
+	m := &metricCtl{valfmt: -1, lastNumval: -1}
 	d, ok := c.meta.descs[id]
 	m.desc, m.known = d, ok
 	if !ok {
+		m.byInst = make(map[int32]*instCtl)
 		return m
 	}
 	var insts []int32
@@ -228,13 +238,17 @@ func (c *Context) newMetricCtl(id pmapi.PMID) *metricCtl {
 		insts = hashOrder(h.allInstances())
 	}
 	life := c.lifetimes(d.InDom)
-	for _, in := range insts {
-		ic := &instCtl{inst: in, idx: int32(len(m.insts)), m: m, boundTimes: noBounds,
+	m.byInst = make(map[int32]*instCtl, len(insts))
+	m.insts = make([]*instCtl, len(insts))
+	ics := make([]instCtl, len(insts))
+	for k, in := range insts {
+		ic := &ics[k]
+		*ic = instCtl{inst: in, idx: int32(k), m: m, boundTimes: noBounds,
 			tFirst: -1, tLast: -1, tBirth: -1, tDeath: -1}
 		if l, ok := life[in]; ok {
 			ic.tBirth, ic.tDeath = l[0], l[1]
 		}
-		m.insts = append(m.insts, ic)
+		m.insts[k] = ic
 		m.byInst[in] = ic
 	}
 	return m
@@ -339,8 +353,8 @@ func (c *Context) interpAt(tReq float64, ids []pmapi.PMID, r *pmapi.Result) erro
 func (c *Context) wantList(ids []pmapi.PMID) bool {
 	st := c.interp
 	if len(ids) > 0 && slices.Equal(ids, st.wantIDs) {
-		for _, id := range ids {
-			if m := st.metrics[id]; m != nil {
+		for _, m := range st.wantMetrics {
+			if m != nil {
 				m.numval, m.err = m.wanted, 0
 				if !m.known {
 					m.err = pmapi.ErrPMIDLog
@@ -351,15 +365,19 @@ func (c *Context) wantList(ids []pmapi.PMID) bool {
 	}
 	st.gen++
 	st.want = nil
+	st.wantMetrics = st.wantMetrics[:0]
 	for _, id := range ids {
 		if id == pmapi.PMIDNull {
+			st.wantMetrics = append(st.wantMetrics, nil)
 			continue
 		}
 		m := st.metrics[id]
 		if m == nil {
 			m = c.newMetricCtl(id)
 			st.metrics[id] = m
+			st.list = append(st.list, m)
 		}
+		st.wantMetrics = append(st.wantMetrics, m)
 		if m.fetchGen == st.gen {
 			continue // asked for twice: its instances are listed already
 		}

@@ -88,33 +88,31 @@ func (c *Context) valueOf(m *metricCtl, from int, b *boundTimes, vp, vn *rawValu
 // numAtom decodes a numeric raw value.
 func numAtom(t pmapi.Type, insitu bool, v *rawValue) (pmapi.Atom, bool) {
 	if insitu {
-		switch t {
-		case pmapi.TypeU32:
-			return pmapi.U32(v.lval), true
-		case pmapi.TypeFloat:
-			return pmapi.F32(math.Float32frombits(v.lval)), true
-		}
-		return pmapi.I32(int32(v.lval)), true
+		return pmapi.Insitu(t, v.lval), true
 	}
 	switch t {
 	case pmapi.TypeFloat:
 		if v.n >= 4 {
 			return pmapi.F32(math.Float32frombits(v.num32())), true
 		}
-	case pmapi.Type64:
+	case pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
 		if v.n >= 8 {
-			return pmapi.I64(int64(v.num)), true
-		}
-	case pmapi.TypeU64:
-		if v.n >= 8 {
-			return pmapi.U64(v.num), true
-		}
-	case pmapi.TypeDouble:
-		if v.n >= 8 {
-			return pmapi.F64(math.Float64frombits(v.num)), true
+			return wideAtom(t, v.num), true
 		}
 	}
 	return pmapi.Atom{}, false
+}
+
+// wideAtom is the 8 bytes num of a value block as a value of type t,
+// Type64, TypeU64 or TypeDouble.
+func wideAtom(t pmapi.Type, num uint64) pmapi.Atom {
+	switch t {
+	case pmapi.Type64:
+		return pmapi.I64(int64(num))
+	case pmapi.TypeU64:
+		return pmapi.U64(num)
+	}
+	return pmapi.F64(math.Float64frombits(num))
 }
 
 // blockAtom makes an Atom of type t of a value block b: a string (up to

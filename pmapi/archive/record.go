@@ -100,21 +100,38 @@ func (v *volume) checkSet(h *recHead, k int32, p, b []byte, blocks *tiling) ([]b
 	switch valfmt {
 	case valInsitu:
 	case valDPTR, valSPTR:
-		vals := b[12 : 12+8*int(numval)]
-		for j := 0; len(vals) >= 8; j++ {
-			lval := be.Uint32(vals[4:])
-			off, n := blockSpan(p, lval)
-			if n < 4 || off+n > int64(len(p)) {
-				return nil, v.blockError(p, base, lval, at+int64(12+8*j+4))
-			}
-			blocks.first = min(blocks.first, off)
-			blocks.total += (n + 3) &^ 3
-			vals = vals[8:]
+		if j := blocks.add(p, b[12:12+8*int(numval)]); j >= 0 {
+			return nil, v.blockError(p, base, be.Uint32(b[12+8*j+4:]), at+int64(12+8*j+4))
 		}
 	default:
 		return nil, v.f.errorf(at+8, pmapi.ErrLogRec, "value set %d (%s): bad value format %d", k+1, pmapi.PMID(be.Uint32(b)), valfmt)
 	}
 	return b[12+8*int(numval):], nil
+}
+
+// add adds to t the value blocks in record payload p that the values
+// w, (instance, value) pairs of 32-bit words, point to. If one does not
+// lie within p, it returns its index, else -1.
+func (t *tiling) add(p, w []byte) int {
+	first, total := t.first, t.total
+	// A block's header lies within p if its offset is at most last: one
+	// comparison, as a negative offset is taken as a large unsigned one.
+	last := uint64(len(p) - 4)
+	for j := 0; j < len(w)/8; j++ {
+		lval := be.Uint32(w[8*j+4:])
+		off := int64(lval)*4 - pduHeader
+		if uint64(off) > last {
+			return j
+		}
+		n := int64(be.Uint32(p[off:off+4]) & 0xffffff)
+		if n < 4 || off+n > int64(len(p)) {
+			return j
+		}
+		first = min(first, off)
+		total += (n + 3) &^ 3
+	}
+	t.first, t.total = first, total
+	return -1
 }
 
 // blockSpan locates the value block at lval in record payload p: its
@@ -145,16 +162,7 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *in
 	if s.valfmt == valInsitu && insituFits(t) {
 		for j := 0; j < n; j++ {
 			w := s.vals[8*j:]
-			var a pmapi.Atom
-			switch t {
-			case pmapi.TypeU32:
-				a = pmapi.U32(be.Uint32(w[4:]))
-			case pmapi.TypeFloat:
-				a = pmapi.F32(math.Float32frombits(be.Uint32(w[4:])))
-			default:
-				a = pmapi.I32(int32(be.Uint32(w[4:])))
-			}
-			dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: a})
+			dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: pmapi.Insitu(t, be.Uint32(w[4:]))})
 		}
 		return dst, true
 	}
@@ -199,13 +207,7 @@ func atom(t pmapi.Type, s *rawSet, i int, p []byte, strs *interner) (pmapi.Atom,
 		return pmapi.Mismatch(true, lval, ""), true
 	}
 	if s.valfmt == valInsitu {
-		switch t {
-		case pmapi.TypeU32:
-			return pmapi.U32(lval), true
-		case pmapi.TypeFloat:
-			return pmapi.F32(math.Float32frombits(lval)), true
-		}
-		return pmapi.I32(int32(lval)), true
+		return pmapi.Insitu(t, lval), true
 	}
 	vt, b := block(p, lval)
 	if t == pmapi.TypeUnknown || t == pmapi.TypeNoSupport {

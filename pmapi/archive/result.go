@@ -33,8 +33,9 @@ func (b *boundTimes) drops(m *metricCtl, tReq, tBirth, tDeath float64, seenMark 
 	return false
 }
 
-// build fills r with the values at tReq. seenMark says whether a <mark>
-// was passed.
+// build fills r with the values at tReq of ids, those wantList was last
+// given (their entries are st.wantMetrics). seenMark says whether a
+// <mark> was passed.
 func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result, seenMark bool) {
 	st := c.interp
 	st.builds++
@@ -46,7 +47,7 @@ func (c *Context) build(tReq float64, ids []pmapi.PMID, r *pmapi.Result, seenMar
 		if id == pmapi.PMIDNull {
 			continue
 		}
-		m := st.metrics[id]
+		m := st.wantMetrics[j]
 		switch {
 		case m.known && m.built != st.builds:
 			m.built = st.builds
@@ -107,45 +108,33 @@ func (c *Context) instValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, see
 
 // uniformValues is qualifiedValues (if qualify is set) or values for a
 // metric whose instances share their bounds (see uniform.go). The fast
-// path that keeps them so leaves every instance in the result and
-// guarantees that births and deaths do not matter at tReq.
+// path that keeps them so puts every instance in the result (it leaves
+// their inResult flags as they were: while a metric is uniform they are
+// not used, and the ordinary path sets them afresh at every fetch), and
+// guarantees that births and deaths do not matter at tReq: the
+// instances are all in the result, or all dropped from it.
 func (c *Context) uniformValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, qualify bool) {
 	u := m.uni
 	if qualify && u.drops(m, tReq, -1, -1, false) {
-		for _, ic := range m.insts {
-			if ic.inResult {
-				ic.inResult = false
-				m.numval--
-			}
-		}
+		m.numval = 0
 	}
 	vals := slices.Grow(vs.Values[:0], m.numval)[:m.numval]
-	n := 0
-	var zero rawValue
 	from := m.valueFrom(&u.boundTimes, tReq)
+	if m.numval == 0 || from == noValue {
+		vs.Values = vals[:0]
+		return
+	}
 	if pick := u.prior; (from == priorValue || from == nextValue) && pick != nil {
 		// every instance takes one bound's value, as it is
 		if from == nextValue {
 			pick = u.next
 		}
-		t, insitu := m.desc.Type, m.valfmt == valInsitu
-		for k, ic := range m.insts {
-			if !ic.inResult {
-				continue
-			}
-			if a, ok := numAtom(t, insitu, &pick.vals[u.pos[k]]); ok {
-				vals = putValue(vals, n, ic.inst, a)
-				n++
-			}
-		}
-		vs.Values = vals[:n]
+		vs.Values = vals[:u.pick(vals, pick, m.desc.Type, m.valfmt == valInsitu)]
 		return
 	}
-	for k, ic := range m.insts {
-		if !ic.inResult || from == noValue {
-			continue
-		}
-		j := u.pos[k]
+	n := 0
+	var zero rawValue
+	for k, j := range u.pos {
 		vp, vn, bp := &zero, &zero, ""
 		if u.prior != nil {
 			vp = &u.prior.vals[j]
@@ -157,11 +146,42 @@ func (c *Context) uniformValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, 
 			vn = &u.next.vals[j]
 		}
 		if a, ok := c.valueOf(m, from, &u.boundTimes, vp, vn, bp, tReq); ok {
-			vals = putValue(vals, n, ic.inst, a)
+			vals = putValue(vals, n, u.ids[k], a)
 			n++
 		}
 	}
 	vs.Values = vals[:n]
+}
+
+// pick puts in vals, which has room for them, the numeric values of type
+// t of column col, in the order of the metric's instances (m.insts),
+// and returns how many there are (a value too short for t has none).
+func (u *uniform) pick(vals []pmapi.Value, col *column, t pmapi.Type, insitu bool) int {
+	ids, pos := u.ids, u.pos
+	ids, vals = ids[:len(pos)], vals[:len(pos)]
+	n := 0
+	switch {
+	case insitu:
+		for k, j := range pos {
+			vals[k].Inst, vals[k].Atom = ids[k], pmapi.Insitu(t, col.vals[j].lval)
+		}
+		return len(pos)
+	case t == pmapi.Type64 || t == pmapi.TypeU64 || t == pmapi.TypeDouble:
+		for k, j := range pos {
+			if v := &col.vals[j]; v.n >= 8 {
+				vals[n].Inst, vals[n].Atom = ids[k], wideAtom(t, v.num)
+				n++
+			}
+		}
+		return n
+	}
+	for k, j := range pos {
+		if a, ok := numAtom(t, insitu, &col.vals[j]); ok {
+			vals[n].Inst, vals[n].Atom = ids[k], a
+			n++
+		}
+	}
+	return n
 }
 
 // putValue sets vals[n], appending it if vals is too short.

@@ -47,6 +47,7 @@ type uniform struct {
 	ics         []*instCtl // the instances, in the order records hold them
 	layout      []int32    // their identifiers
 	pos         []int32    // for each of m.insts, its place in the layout
+	ids         []int32    // the identifiers of m.insts, in their order
 	maxBirth    float64    // the latest instance's birth, or -1
 	minDeath    float64    // the earliest instance's death, or -1
 }
@@ -98,6 +99,10 @@ func (m *metricCtl) makeUniform() {
 	u.ics = append(u.ics[:0], m.byPos...)
 	u.layout = slices.Grow(u.layout[:0], n)[:n]
 	u.pos = slices.Grow(u.pos[:0], n)[:n]
+	u.ids = slices.Grow(u.ids[:0], n)[:n]
+	for k, ic := range m.insts {
+		u.ids[k] = ic.inst
+	}
 	for j, ic := range u.ics {
 		u.layout[j], u.pos[ic.idx] = ic.inst, int32(j)
 		u.maxBirth = max(u.maxBirth, ic.tBirth)
@@ -129,7 +134,8 @@ func (col *column) fill(ics []*instCtl, value func(*instCtl) (rawValue, string))
 	}
 }
 
-// newColumn is a column for n values, from the free list if it has one.
+// newColumn is a column for n values, from the free list if it has one;
+// they are for the caller to set.
 func (u *uniform) newColumn(n int, blob bool) *column {
 	var col *column
 	if k := len(u.free); k > 0 {
@@ -139,7 +145,6 @@ func (u *uniform) newColumn(n int, blob bool) *column {
 		col = &column{}
 	}
 	col.vals = slices.Grow(col.vals[:0], n)[:n]
-	clear(col.vals)
 	col.blobs = col.blobs[:0]
 	if blob {
 		col.blobs = slices.Grow(col.blobs, n)[:n]
@@ -172,7 +177,7 @@ func (st *interpState) ordinary() {
 	if st.uniform == 0 {
 		return
 	}
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		m.ordinary()
 	}
 	st.uniform = 0
@@ -184,25 +189,30 @@ func (st *interpState) makeUniform() {
 	// The fast path needs every metric uniform: unless all can be, none
 	// is made so, or metrics would be made uniform and ordinary again at
 	// every fetch.
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		if !m.canBeUniform() {
 			return
 		}
 	}
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		m.makeUniform()
 	}
 	st.uniform = len(st.metrics)
 }
 
-// matches reports whether value set s holds the values of m's instances
-// in the order of its layout, in the value format seen before.
-func (u *uniform) matches(m *metricCtl, s *rawSet) bool {
-	if int(s.numval) != len(u.layout) || s.valfmt != m.valfmt {
-		return false
-	}
+// fits reports whether value set s has as many values as m has
+// instances, in the value format seen before: whether it can hold them
+// in the order of the layout (see matches).
+func (u *uniform) fits(m *metricCtl, s *rawSet) bool {
+	return int(s.numval) == len(u.layout) && s.valfmt == m.valfmt
+}
+
+// matches reports whether value set s, which fits, holds the values of
+// m's instances in the order of its layout.
+func (u *uniform) matches(s *rawSet) bool {
+	w := s.vals[:8*len(u.layout)]
 	for j, in := range u.layout {
-		if s.inst(j) != in {
+		if int32(be.Uint32(w[8*j:])) != in {
 			return false
 		}
 	}
@@ -210,38 +220,68 @@ func (u *uniform) matches(m *metricCtl, s *rawSet) bool {
 }
 
 // decode is the column of the values of s, from record r (payload p),
-// decoded once for the fetch.
+// decoded once for the fetch, or nil if s, which fits, does not hold the
+// values of m's instances in the order of the layout after all.
 func (u *uniform) decode(m *metricCtl, r *record, s *rawSet, p []byte, strs *interner) *column {
 	for _, col := range []*column{u.cPrior, u.cNext} {
 		if col != nil && col.rec == r.serial {
+			if !u.matches(s) {
+				return nil
+			}
 			return col
 		}
 	}
-	blob := isBlob(m.desc.Type)
-	col := u.newColumn(len(u.layout), blob)
+	col := u.newColumn(len(u.layout), isBlob(m.desc.Type))
 	col.rec = r.serial
-	// The header a value block of the metric's own 8-byte type has: such
-	// values, the usual ones, are read straight from the record.
+	if !col.decode(m, u.layout, s.vals, p, strs) {
+		u.release(col)
+		return nil
+	}
+	return col
+}
+
+// decode sets the column's values to those of the value set of m whose
+// (instance, value) pairs are w, from record payload p, checking on the
+// way that the set's instances are layout, and reporting whether they
+// are. The usual values, insitu or of the metric's own 8-byte type, are
+// read straight from the record.
+func (col *column) decode(m *metricCtl, layout []int32, w, p []byte, strs *interner) bool {
+	vals := col.vals[:len(layout)]
+	w = w[:8*len(layout)]
+	if m.valfmt == valInsitu {
+		for j, in := range layout {
+			x := w[8*j : 8*j+8]
+			if int32(be.Uint32(x)) != in {
+				return false
+			}
+			vals[j] = rawValue{lval: be.Uint32(x[4:])}
+		}
+		return true
+	}
+	// The header a value block of the metric's own 8-byte type has.
 	wide := uint32(0)
 	switch m.desc.Type {
 	case pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
 		wide = uint32(m.desc.Type)<<24 | 12
 	}
-	for j := range col.vals {
-		v := &col.vals[j]
-		*v = rawValue{lval: s.lval(j)}
-		if m.valfmt == valInsitu {
-			continue
+	for j, in := range layout {
+		x := w[8*j : 8*j+8]
+		if int32(be.Uint32(x)) != in {
+			return false
 		}
-		if off := int(v.lval)*4 - pduHeader; wide != 0 && be.Uint32(p[off:]) == wide {
-			v.num, v.n = be.Uint64(p[off+4:]), 8
-			continue
+		lval := be.Uint32(x[4:])
+		if off := int(lval)*4 - pduHeader; wide != 0 && off+12 <= len(p) {
+			if b := p[off : off+12]; be.Uint32(b) == wide {
+				vals[j] = rawValue{lval: lval, n: 8, num: be.Uint64(b[4:])}
+				continue
+			}
 		}
-		if blk := m.blockValue(p, v); blob {
+		vals[j] = rawValue{lval: lval}
+		if blk := m.blockValue(p, &vals[j]); col.blobs != nil {
 			col.blobs[j] = strs.str(blk)
 		}
 	}
-	return col
+	return true
 }
 
 // value is the j-th value of the column, or none if there is no column.
@@ -267,16 +307,16 @@ func (u *uniform) release(col *column) {
 // fastSearch brings the bounds of the instances asked for up to date
 // for tReq as search does, if every metric is uniform and the records
 // to read are regular, reporting whether it did (if not, nothing has
-// changed but the records cached). The instances asked for are put back
-// in the result.
+// changed but the records cached). The instances asked for are then all
+// in the result, as search would put them back, without their inResult
+// flags being set (see uniformValues).
 func (c *Context) fastSearch(tReq float64) bool {
 	st := c.interp
 	if noFastPath || c.direction <= 0 || !c.serial || c.markMade != 0 || st.uniform == 0 || st.uniform != len(st.metrics) {
 		return false
 	}
 	n := 0
-	for _, id := range st.wantIDs {
-		m := st.metrics[id]
+	for _, m := range st.wantMetrics {
 		if m == nil || !m.known || m.wanted != len(m.insts) {
 			return false
 		}
@@ -288,12 +328,12 @@ func (c *Context) fastSearch(tReq float64) bool {
 			return false
 		}
 	}
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		m.uni.cand = m.uni.boundTimes
 		m.uni.cand.search = false
 	}
-	for _, id := range st.wantIDs {
-		u := st.metrics[id].uni
+	for _, m := range st.wantMetrics {
+		u := m.uni
 		if !u.cand.search && u.cand.wantsNext(tReq, c.direction) {
 			u.cand.search = true
 			n += len(u.layout)
@@ -301,7 +341,7 @@ func (c *Context) fastSearch(tReq float64) bool {
 	}
 	saved, cur := c.saved, c.saved
 	ok := c.readAhead(tReq, n, &saved, &cur)
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		u := m.uni
 		oldPrior, oldNext := u.prior, u.next
 		if ok {
@@ -325,11 +365,6 @@ func (c *Context) fastSearch(tReq float64) bool {
 	}
 	c.saved, c.cur = saved, cur
 	st.unbound, st.lastKnown = nil, 0
-	for _, id := range st.wantIDs {
-		for _, ic := range st.metrics[id].insts {
-			ic.inResult = true
-		}
-	}
 	st.fast++
 	return true
 }
@@ -342,7 +377,7 @@ func (c *Context) fastSearch(tReq float64) bool {
 // would leave the saved and current positions.
 func (c *Context) readAhead(tReq float64, n int, saved, cur *pos) bool {
 	st := c.interp
-	for _, m := range st.metrics {
+	for _, m := range st.list {
 		m.uni.cPrior, m.uni.cNext = m.uni.prior, m.uni.next
 	}
 	done := 0
@@ -365,14 +400,22 @@ func (c *Context) readAhead(tReq float64, n int, saved, cur *pos) bool {
 				continue
 			}
 			u := m.uni
-			if !u.matches(m, &s) {
+			if !u.fits(m, &s) {
 				return false
 			}
 			moves := u.cand.take(tReq, rc.t, markForw, len(u.layout), &done)
 			if moves == 0 {
+				if !u.matches(&s) {
+					return false
+				}
 				continue
 			}
+			// (The candidate bounds taken are dropped if the set's
+			// instances do not match.)
 			col := u.decode(m, r, &s, r.p, &c.strs)
+			if col == nil {
+				return false
+			}
 			oldPrior, oldNext := u.cPrior, u.cNext
 			if moves&priorToNext != 0 {
 				u.cNext = u.cPrior

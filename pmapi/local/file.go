@@ -98,9 +98,9 @@ func openZ(path []byte, flags int) (int, error) {
 // atFDCWD is AT_FDCWD as the uintptr syscall arguments take it.
 const atFDCWD = ^uintptr(99) // -100
 
-// errnos holds the PCP error code of each small errno, made on first use
-// (not by every command that links the collector in), so that reporting a
-// failed read allocates nothing after that.
+// errnos holds the PCP error code of each small errno, made once (when
+// first needed, not by every process that links this package), so that
+// reporting a failed read allocates nothing.
 var errnos = sync.OnceValue(func() *[256]error {
 	var t [256]error
 	for i := range t {
