@@ -201,7 +201,7 @@ func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
 	if reg == nil {
 		return c, false
 	}
-	w, _ := derive.Wrap(c, reg)
+	w := derive.Layer(c, reg)
 	return w, true
 }
 
