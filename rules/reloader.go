@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,10 +102,12 @@ func (r *Reloader) Reload(reason string) error { return r.reload(reason, false) 
 func (r *Reloader) reload(reason string, onlyChanged bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if onlyChanged {
-		if sum, err := checksum(r.files); err == nil && sum == r.sum {
-			return errUnchanged
-		}
+	// The files are summed before they are read: an edit saved while
+	// they are read then differs from the sum kept, and its change
+	// reloads again. (Summed after, it would be taken as loaded.)
+	before, sumErr := checksum(r.files)
+	if onlyChanged && sumErr == nil && before == r.sum {
+		return errUnchanged
 	}
 	c, err := r.safeLoad()
 	if err != nil {
@@ -113,7 +116,12 @@ func (r *Reloader) reload(reason string, onlyChanged bool) error {
 		r.notify(Error, fmt.Sprintf("reload (%s) failed; the running configuration is kept:\n%v", reason, err))
 		return err
 	}
-	sum, _ := checksum(c.Files)
+	sum := before
+	if sumErr != nil || !slices.Equal(c.Files, r.files) {
+		// the configuration's files are others now (an include added
+		// or removed): those are summed as they are
+		sum, _ = checksum(c.Files)
+	}
 	res, ok := <-r.eng.Reload(c)
 	if !ok {
 		if c.Discard != nil {

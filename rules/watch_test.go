@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +154,56 @@ func TestReloaderTransaction(t *testing.T) {
 		"reload (edited): configuration reloaded: 2 rules (1 kept, 1 new, 0 removed)"
 	if got := strings.Join(logs, "\n"); got != want {
 		t.Errorf("logged:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// switchAll is a Reloadable that puts every candidate in force at once.
+type switchAll struct{ n int }
+
+func (s *switchAll) Reload(c *Candidate) <-chan Switched {
+	s.n++
+	done := make(chan Switched, 1)
+	done <- Switched{}
+	return done
+}
+
+// TestReloaderEditWhileLoading checks that a file saved while a reload is
+// reading the configuration is not taken as read: its change reloads
+// again, and a change that leaves the files as last read does not.
+func TestReloaderEditWhileLoading(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "r.pmie")
+	os.WriteFile(file, []byte("one"), 0o644)
+	var read []string
+	edit := ""
+	load := func() (*Candidate, error) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		read = append(read, string(b))
+		if edit != "" {
+			// saved by an editor just after the load read the file
+			os.WriteFile(file, []byte(edit), 0o644)
+			edit = ""
+		}
+		return &Candidate{Files: []string{file}}, nil
+	}
+	eng := &switchAll{}
+	r := NewReloader(eng, load, []string{file}, nil, nil)
+	edit = "two"
+	if err := r.Reload("signal"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Changed("changed: " + file); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Changed("changed: " + file); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"one", "two"}; !slices.Equal(read, want) {
+		t.Errorf("loads read %q, want %q", read, want)
+	}
+	if eng.n != 2 {
+		t.Errorf("%d configurations put in force, want 2", eng.n)
 	}
 }
