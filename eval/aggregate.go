@@ -111,9 +111,11 @@ func decideRows(decisive Truth, buf []Truth, span, n int, out []Truth) {
 	copy(out, buf[:len(out)])
 	for k := 1; k < n; k++ {
 		for i, v := range buf[k*span:][:len(out)] {
-			if v == decisive || v == Unknown {
-				out[i] = v
-			}
+			// take v when it is decisive or unknown, by a mask of all
+			// ones or none rather than a branch (members at random
+			// would mispredict it)
+			take := -(boolTruth(v == decisive) | boolTruth(v == Unknown))
+			out[i] = out[i]&^take | v&take
 		}
 	}
 }

@@ -187,10 +187,25 @@ func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
 	ok := true
 	dt := m.stamp - m.stomp
 	conv := m.conv
-	for j := range out {
-		out[j] = conv * vals[j].Atom.Float64()
-		if j < len(m.vals) && !m.rateAt(out, j, dt) {
-			ok = false
+	if len(m.vals) >= len(out) && !counterWrap {
+		// rateAt for each value, in registers
+		prev := m.vals[:len(out)]
+		for j := range out {
+			raw := conv * vals[j].Atom.Float64()
+			d := (raw - prev[j]) / dt
+			prev[j] = raw
+			if d < 0 {
+				ok = false
+				d = raw
+			}
+			out[j] = d
+		}
+	} else {
+		for j := range out {
+			out[j] = conv * vals[j].Atom.Float64()
+			if j < len(m.vals) && !m.rateAt(out, j, dt) {
+				ok = false
+			}
 		}
 	}
 	m.vset = nil
@@ -355,14 +370,7 @@ func (m *Metric) indomChanged() bool {
 		got = m.vset.Values
 	}
 	if len(got) == m.nidom {
-		same := true
-		for j := range got {
-			if m.iids[j] != got[j].Inst {
-				same = false
-				break
-			}
-		}
-		if same {
+		if sameInsts(m.iids[:len(got)], got) {
 			return false
 		}
 	} else if len(got) == 0 && m.nidom <= 0 {
@@ -415,6 +423,25 @@ func (m *Metric) indomChanged() bool {
 		}
 	}
 	m.inames, m.iids, m.nidom = names, ids, n
+	return true
+}
+
+// sameInsts reports whether vals are of the instances ids, in order. It
+// looks at four values at a time: they mostly are.
+func sameInsts(ids []int32, vals []pmapi.Value) bool {
+	vals = vals[:len(ids)]
+	j := 0
+	for ; j+4 <= len(ids); j += 4 {
+		v, id := vals[j:j+4], ids[j:j+4]
+		if (v[0].Inst^id[0])|(v[1].Inst^id[1])|(v[2].Inst^id[2])|(v[3].Inst^id[3]) != 0 {
+			return false
+		}
+	}
+	for ; j < len(ids); j++ {
+		if vals[j].Inst != ids[j] {
+			return false
+		}
+	}
 	return true
 }
 

@@ -3,7 +3,10 @@ package eval
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // forwardDecide is pmie's loop for all and some as it is written: the
@@ -199,4 +202,94 @@ func BenchmarkDecide(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestExtractRates checks extractRates, whose loop computes the rates in
+// registers, against rateAt value by value: counters rising, falling
+// (no rate), equal, and over no time at all.
+func TestExtractRates(t *testing.T) {
+	prev := []float64{0, 10, 10, 5, 1e18, 7, 3}
+	cur := []float64{4, 10, 2, 5.5, 1e18 + 4096, 3, 9}
+	for _, dt := range []float64{10, 0.25, 0} {
+		for n := 0; n <= len(cur); n++ {
+			vals := make([]pmapi.Value, len(cur))
+			for j, v := range cur {
+				vals[j] = pmapi.Value{Inst: int32(j), Atom: pmapi.F64(v)}
+			}
+			m := &Metric{conv: 1000, stomp: 100, stamp: 100 + dt, vals: append([]float64(nil), prev[:n]...)}
+			x := &Node{nsmpls: 1, tspan: len(cur), num: make([]float64, len(cur)), valid: 1}
+			x.extractRates(m, vals, 0)
+
+			want := make([]float64, len(cur))
+			wantPrev := append([]float64(nil), prev[:n]...)
+			ref := &Metric{vals: wantPrev}
+			ok := true
+			for j, v := range cur {
+				want[j] = 1000 * v
+				if j < n && !ref.rateAt(want, j, dt) {
+					ok = false
+				}
+			}
+			for j := range want {
+				if math.Float64bits(x.num[j]) != math.Float64bits(want[j]) {
+					t.Errorf("dt %v, %d previous: value %d is %v, want %v", dt, n, j, x.num[j], want[j])
+				}
+			}
+			if !slices.Equal(m.vals, wantPrev) {
+				t.Errorf("dt %v, %d previous: previous values %v, want %v", dt, n, m.vals, wantPrev)
+			}
+			if (x.valid != 0) != ok {
+				t.Errorf("dt %v, %d previous: valid %d, rates ok %v", dt, n, x.valid, ok)
+			}
+		}
+	}
+}
+
+// TestSameInsts checks the instance comparison of indomChanged on sets
+// of every length up to 9, the same and differing at each position.
+func TestSameInsts(t *testing.T) {
+	for n := 0; n <= 9; n++ {
+		ids := make([]int32, n)
+		vals := make([]pmapi.Value, n)
+		for j := range ids {
+			ids[j] = int32(j * 3)
+			vals[j].Inst = int32(j * 3)
+		}
+		if !sameInsts(ids, vals) {
+			t.Errorf("%d instances: not the same", n)
+		}
+		for j := range vals {
+			vals[j].Inst++
+			if sameInsts(ids, vals) {
+				t.Errorf("%d instances, position %d differs: the same", n, j)
+			}
+			vals[j].Inst--
+		}
+	}
+}
+
+// BenchmarkWindowRows is the benchmark rules' windows, 200 instances of
+// four samples, reduced run by run (as reduceInto does) and all at once
+// (the reducers' rows).
+func BenchmarkWindowRows(b *testing.B) {
+	const span, n = 200, 4
+	buf, out := make([]Truth, span*n), make([]Truth, span)
+	for i := range buf {
+		buf[i] = Truth(i * 7919 % 3)
+	}
+	for _, op := range []Op{OpPcnt, OpAll} {
+		r := ops[op].reduce
+		b.Run(op.String()+"/runs", func(b *testing.B) {
+			for b.Loop() {
+				for i := range out {
+					out[i] = r.truth(buf, i, span, n, n, 0.75)
+				}
+			}
+		})
+		b.Run(op.String()+"/rows", func(b *testing.B) {
+			for b.Loop() {
+				r.truthRows(buf, span, n, 0.75, out)
+			}
+		})
+	}
 }

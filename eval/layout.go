@@ -12,10 +12,10 @@ package eval
 // metric's instances change) are ordinary allocations.
 
 // compact moves the nodes of g's rules, and their value buffers, into
-// blocks laid out in evaluation order.
-func (g *Group) compact() {
-	var order []*Node
-	index := map[*Node]int{}
+// blocks laid out in evaluation order. size is g.size().
+func (g *Group) compact(size int) {
+	order := make([]*Node, 0, size)
+	index := make(map[*Node]int, size)
 	var walk func(x *Node)
 	walk = func(x *Node) {
 		if x == nil {

@@ -58,28 +58,54 @@ func (g *Group) Begin() { g.step++ }
 // groups) is copied, with its state, for each further group. Each rule's
 // Metrics are listed again, as its tree now reads them.
 func Regroup(groups []*Group, fresh func(*Rule) bool) {
-	owner := map[*Node]*Group{}
-	for _, g := range groups {
+	// the maps below are made the size they will need, so that they are
+	// not grown step by step (a large part of the cost of starting up)
+	sizes := make([]int, len(groups))
+	total := 0
+	for i, g := range groups {
 		if g.step == 0 {
 			g.step = 1
 		}
-		s := separator{g: g, owner: owner, nodes: map[*Node]*Node{},
-			metrics: map[*Metric]*Metric{}, sets: map[*metricSet]*metricSet{}}
-		for _, r := range g.Rules {
-			s.node(&r.Root)
+		sizes[i] = g.size()
+		total += sizes[i]
+	}
+	if len(groups) > 1 { // no node of a single group's is another's
+		owner := make(map[*Node]*Group, total)
+		for _, g := range groups {
+			s := separator{g: g, owner: owner}
+			for _, r := range g.Rules {
+				s.node(&r.Root)
+			}
 		}
 	}
-	for _, g := range groups {
-		m := merger{ids: map[*Node]int32{}, keys: map[shareKey]int32{}, canon: map[int32]*Node{},
+	for i, g := range groups {
+		m := merger{ids: make(map[*Node]int32, sizes[i]), keys: make(map[shareKey]int32, sizes[i]),
 			sets: map[*metricSet]*metricSet{}}
 		for _, r := range g.Rules {
 			if fresh(r) {
 				m.rule(r)
 			}
 		}
-		g.link()
-		g.compact()
+		g.link(sizes[i])
+		g.compact(sizes[i])
 	}
+}
+
+// size is the number of nodes of g's rules' trees, a node reached twice
+// counted twice: what maps of g's nodes can need.
+func (g *Group) size() int {
+	var count func(x *Node) int
+	count = func(x *Node) int {
+		if x == nil {
+			return 0
+		}
+		return 1 + count(x.Arg1) + count(x.Arg2)
+	}
+	n := 0
+	for _, r := range g.Rules {
+		n += count(r.Root)
+	}
+	return n
 }
 
 // shareable reports whether x is a node that may be shared: one computed
@@ -117,7 +143,7 @@ type shareKey struct {
 type merger struct {
 	ids   map[*Node]int32    // each node's sub-expression; 0: not shared
 	keys  map[shareKey]int32 // the sub-expressions seen
-	canon map[int32]*Node    // the node that computes each
+	canon []*Node            // the node that computes each, by id
 	sets  map[*metricSet]*metricSet
 	conns string // the hosts of the rule being looked at
 	buf   []byte // where fetch nodes' keys are built
@@ -257,6 +283,9 @@ func fetchKey(x *Node, buf []byte) (string, []byte, bool) {
 func (m *merger) replace(ref **Node) {
 	x := *ref
 	if id := m.ids[x]; id != 0 && shareable(x) {
+		if int(id) >= len(m.canon) {
+			m.canon = append(m.canon, make([]*Node, int(id)+1-len(m.canon))...)
+		}
 		if c := m.canon[id]; c != nil && c != x {
 			mapSets(x, c, m.sets, map[*Node]bool{})
 			*ref = c
@@ -311,6 +340,9 @@ func (s *separator) node(ref **Node) {
 	case nil:
 		s.owner[x] = s.g
 	default:
+		if s.nodes == nil {
+			s.nodes, s.metrics, s.sets = map[*Node]*Node{}, map[*Metric]*Metric{}, map[*metricSet]*metricSet{}
+		}
 		c := copyTree(x, s.nodes, s.metrics, s.sets)
 		s.own(c)
 		*ref = c
@@ -390,9 +422,9 @@ func copyMetric(m *Metric, done map[*Metric]*Metric) *Metric {
 
 // link makes the nodes of g's rules know their operators (each shared
 // node all of them), marks the nodes used more than once to be computed
-// once a step, and lists each rule's metrics.
-func (g *Group) link() {
-	refs := map[*Node]int{}
+// once a step, and lists each rule's metrics. size is g.size().
+func (g *Group) link(size int) {
+	refs := make(map[*Node]int, size)
 	var walk func(x, parent *Node)
 	walk = func(x, parent *Node) {
 		if x == nil || !x.Op.evaluable() {
@@ -424,24 +456,25 @@ func (g *Group) link() {
 			x.group = g
 		}
 	}
-	for _, r := range g.Rules {
+	seen := make(map[*Node]int, len(refs)) // the last rule (from 1) a node was met in
+	for i, r := range g.Rules {
 		r.Metrics = r.Metrics[:0]
-		seen := map[*Node]bool{}
-		r.Root.metricsOf(&r.Metrics, seen)
+		r.Root.metricsOf(&r.Metrics, seen, i+1)
 	}
 }
 
-// metricsOf appends the metrics of the fetch nodes under x to ms.
-func (x *Node) metricsOf(ms *[]*Metric, seen map[*Node]bool) {
-	if x == nil || !x.Op.evaluable() || seen[x] {
+// metricsOf appends the metrics of the fetch nodes under x to ms, for
+// the rule numbered rule: seen has the last rule each node was met in.
+func (x *Node) metricsOf(ms *[]*Metric, seen map[*Node]int, rule int) {
+	if x == nil || !x.Op.evaluable() || seen[x] == rule {
 		return
 	}
-	seen[x] = true
+	seen[x] = rule
 	if x.Op == OpFetch && x.metrics != nil {
 		*ms = append(*ms, x.metrics.m...)
 	}
-	x.Arg1.metricsOf(ms, seen)
-	x.Arg2.metricsOf(ms, seen)
+	x.Arg1.metricsOf(ms, seen, rule)
+	x.Arg2.metricsOf(ms, seen, rule)
 }
 
 // eachParent calls f with each node x is an operand of.

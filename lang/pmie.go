@@ -58,6 +58,7 @@ type pmieSession struct {
 	header *Diagnostic // the last "syntax error" header, while a reason may still join it
 	errs   int         // pmie's error count for the statement
 	exprN  int         // expr_N names used
+	toks   []token     // storage for each statement's tokens in turn
 	// what pmie does while parsing the statement, kept or not: the rules
 	// (cond -> action, a ruleset's options) it builds and the metrics it
 	// looks up
@@ -150,6 +151,8 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 func (s *pmieSession) statement() *Stmt {
 	c := &pmieParser{s: s}
 	c.next = s.lx.next
+	c.toks = s.toks[:0]
+	defer func() { s.toks = c.toks[:0] }()
 	s.errs, s.header = 0, nil
 	s.stmt = Dropped{Start: -1, Diag: len(s.file.Diags)}
 	var last *Stmt

@@ -24,8 +24,9 @@ type pchar struct {
 type pinput struct {
 	text  string
 	off   int
-	lno   int // pmie's line counter for this input
-	queue []pchar
+	lno   int     // pmie's line counter for this input
+	queue []pchar // pushed back characters, read from queue[qhead] on
+	qhead int
 	// macro inputs: the expansion and the file span all its text maps to
 	macro      *Expansion
 	start, end int
@@ -50,9 +51,12 @@ func (r *charReader) nextc() pchar {
 		if in == nil {
 			return pchar{c: eofc}
 		}
-		if len(in.queue) > 0 {
-			ch := in.queue[0]
-			in.queue = in.queue[1:]
+		if in.qhead < len(in.queue) {
+			ch := in.queue[in.qhead]
+			in.qhead++
+			if in.qhead == len(in.queue) { // the queue's storage serves again
+				in.queue, in.qhead = in.queue[:0], 0
+			}
 			return ch
 		}
 		if in.off < len(in.text) && in.text[in.off] != 0 {

@@ -62,6 +62,10 @@ type pmieLexer struct {
 	s          *pmieSession
 	ahead      *token // the domain token after a quantifier
 	expansions int    // macro expansions while scanning this token
+	// word's buffers, kept from word to word: the text of the word and
+	// the characters it was read from
+	text  []byte
+	chars []pchar
 }
 
 func (lx *pmieLexer) next() token {
@@ -325,8 +329,8 @@ func (lx *pmieLexer) word(first, behind pchar) token {
 	if quoted {
 		ch = lx.rd.nextc()
 	}
-	var text []byte
-	var chars []pchar
+	text, chars := lx.text[:0], lx.chars[:0]
+	defer func() { lx.text, lx.chars = text[:0], chars[:0] }()
 	last := first
 	for {
 		if ch.c == '$' {

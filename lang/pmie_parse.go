@@ -32,6 +32,16 @@ import "strings"
 type rpoint struct {
 	want   Type
 	follow string
+	after  string // if set, the message is "FOLLOW expected to follow AFTER"
+}
+
+// message is what pmie says when the construct owning rp cannot go on
+// ("" if nothing). It is put together only when said.
+func (rp *rpoint) message() string {
+	if rp.after == "" {
+		return rp.follow
+	}
+	return rp.follow + " expected to follow " + rp.after
 }
 
 type outKind uint8
@@ -174,7 +184,7 @@ func (c *pmieParser) fail() {
 			}
 		}
 		if rp.follow != "" {
-			c.s.gramerr(t, rp.follow)
+			c.s.gramerr(t, rp.message())
 			c.out = &outcome{kind: outFollow, rp: rp}
 			return
 		}
@@ -268,7 +278,7 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 			return x, true
 		}
 		c.advance()
-		y, ok, missing := c.operandOf(op.Operand, op.prec, op.follow+" expected to follow "+t.val)
+		y, ok, missing := c.operandOf(op.Operand, op.prec, op.follow, t.val)
 		switch {
 		case !ok:
 			return pv{}, false
@@ -421,7 +431,7 @@ func (c *pmieParser) prefixNode(p *Operator, first int, dom token, x Expr) Expr 
 
 // prefixed parses the operand of prefix operator p (already consumed).
 func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
-	x, ok, missing := c.operandOf(p.Operand, p.prec, p.follow)
+	x, ok, missing := c.operandOf(p.Operand, p.prec, p.follow, "")
 	switch {
 	case !ok:
 		return pv{}, false
@@ -432,11 +442,11 @@ func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
 }
 
 // operandOf parses the operand of an operator, of a type in want, binding
-// with power prec, at a recovery point of its own: follow is what pmie
-// says when the operand is missing. missing is set when pmie's recovery
-// completed the operator without it.
-func (c *pmieParser) operandOf(want Type, prec int, follow string) (x pv, ok, missing bool) {
-	rp := &rpoint{want: want, follow: follow}
+// with power prec, at a recovery point of its own: follow (and after, as
+// in rpoint) is what pmie says when the operand is missing. missing is set
+// when pmie's recovery completed the operator without it.
+func (c *pmieParser) operandOf(want Type, prec int, follow, after string) (x pv, ok, missing bool) {
+	rp := &rpoint{want: want, follow: follow, after: after}
 	c.push(rp)
 	x, ok = c.operandAt(rp, want, prec, nil, nil)
 	c.pop()
@@ -450,7 +460,7 @@ func (c *pmieParser) operandOf(want Type, prec int, follow string) (x pv, ok, mi
 func (c *pmieParser) match(word string) (pv, bool) {
 	first := len(c.toks)
 	c.advance()
-	rp := &rpoint{follow: "regular expression expected to follow " + word}
+	rp := &rpoint{follow: "regular expression", after: word}
 	c.push(rp)
 	if !c.is(tkString, "") {
 		c.fail()
@@ -590,7 +600,7 @@ func (c *pmieParser) option() (pv, bool) {
 func (c *pmieParser) action(word string) (pv, bool) {
 	first := len(c.toks)
 	c.advance()
-	rp := &rpoint{follow: "(time interval optional) and string expected to follow " + word}
+	rp := &rpoint{follow: "(time interval optional) and string", after: word}
 	c.push(rp)
 	defer c.pop()
 	failed := pv{t: TypeAction}
@@ -635,7 +645,7 @@ func (c *pmieParser) fetch(first int) (pv, bool) {
 	}{{":", "host name", &m.Hosts}, {"#", "instance name", &m.Insts}} {
 		for c.is(tkPunct, q.op) {
 			c.advance()
-			rp := &rpoint{follow: q.what + " expected to follow " + q.op}
+			rp := &rpoint{follow: q.what, after: q.op}
 			c.push(rp)
 			if c.isIdent() {
 				t := c.advance()

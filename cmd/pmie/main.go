@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/eval"
+	_ "github.com/gopcp/pmie/internal/oneproc" // one processor, from the start (see run)
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
@@ -261,20 +261,16 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !ok {
 		return 1
 	}
-	if realProcess && !s.check && !s.checkUnits && os.Getenv("GOMAXPROCS") == "" {
-		// One processor. Live, pmie waits for its sources and its
-		// schedule, and the runtime then keeps no second thread spinning
-		// for work at each wake-up (about a fifth of the CPU time of 250
-		// rules at 100 msec). From archives, the fetcher running ahead
-		// of the evaluation gained no time on two processors and cost a
-		// quarter more CPU (threads woken and spinning for each batch,
-		// values crossing between processors' caches, idle processors
-		// given to the collector): it now runs whenever the evaluation
-		// waits for it. A check (-C, --check-units) evaluates nothing,
-		// and the call, which stops the world, would cost it about a
-		// twentieth of its run.
-		runtime.GOMAXPROCS(1)
-	}
+	// pmie runs on one processor, which internal/oneproc asks for while
+	// packages are initialised (unless $GOMAXPROCS is set). Live, pmie
+	// waits for its sources and its schedule, and the runtime then keeps
+	// no second thread spinning for work at each wake-up (about a fifth
+	// of the CPU time of 250 rules at 100 msec). From archives, the
+	// fetcher running ahead of the evaluation gained no time on two
+	// processors and cost a quarter more CPU (threads woken and spinning
+	// for each batch, values crossing between processors' caches, idle
+	// processors given to the collector): it runs whenever the
+	// evaluation waits for it.
 	pid := os.Getpid()
 	if s.daemon() {
 		// before the log is opened, so that it belongs to the user

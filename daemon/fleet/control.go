@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopcp/pmie/internal/pcpconf"
@@ -149,12 +150,17 @@ func (r *controlReader) parse(file, text string) {
 	}
 }
 
-var assignment = regexp.MustCompile(`^\$([A-Za-z][A-Za-z0-9_]*)=(.*)$`)
+// assignment is compiled when first used: pmie, which links this
+// package, seldom reads a control file, and every process would pay for
+// compiling it at start-up.
+var assignment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$([A-Za-z][A-Za-z0-9_]*)=(.*)$`)
+})
 
 // assign reads a $name=value line as pmie_check does: a quoted value up
 // to its closing quote, an unquoted one up to a blank or any of ;&<>|.
 func (r *controlReader) assign(text string) {
-	m := assignment.FindStringSubmatch(text)
+	m := assignment().FindStringSubmatch(text)
 	if m == nil {
 		r.errorf(true, "in-line command is not a variable assignment, line ignored")
 		return

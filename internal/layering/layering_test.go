@@ -69,6 +69,7 @@ var table = map[string]layer{
 	"internal/yamlcfg":        {},
 	"internal/realtest":       {},
 	"internal/waker":          {},
+	"internal/oneproc":        {},
 	"internal/pcpopt":         {imports: []string{"pmapi"}},
 	"internal/mmv":            {imports: []string{"pmapi"}},
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
@@ -86,7 +87,7 @@ var table = map[string]layer{
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
-		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker"),
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc"),
 		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},

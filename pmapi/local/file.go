@@ -3,6 +3,7 @@
 package local
 
 import (
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -97,22 +98,23 @@ func openZ(path []byte, flags int) (int, error) {
 // atFDCWD is AT_FDCWD as the uintptr syscall arguments take it.
 const atFDCWD = ^uintptr(99) // -100
 
-// errnos holds the PCP error code of each small errno, made once, so that
+// errnos holds the PCP error code of each small errno, made once (when
+// first needed, not by every process that links this package), so that
 // reporting a failed read allocates nothing.
-var errnos [256]error
-
-func init() {
-	for i := range errnos {
-		errnos[i] = pmapi.Errno(-int32(i))
+var errnos = sync.OnceValue(func() *[256]error {
+	var t [256]error
+	for i := range t {
+		t[i] = pmapi.Errno(-int32(i))
 	}
-}
+	return &t
+})
 
 // errnoOf turns an error from the syscall package into the PCP error code
 // for it, so value sets carry errors pminfo can print as PCP does.
 func errnoOf(err error) error {
 	if e, ok := err.(syscall.Errno); ok {
-		if int(e) < len(errnos) {
-			return errnos[e]
+		if t := errnos(); int(e) < len(t) {
+			return t[e]
 		}
 		return pmapi.Errno(-int32(e))
 	}
