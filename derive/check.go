@@ -74,8 +74,17 @@ type checker struct {
 // the reasons it cannot be used, with the cycle of derived metrics it is
 // in, if that is a reason.
 func check(m *def, b binder) (*node, []Diagnostic, []string) {
+	if m.anon {
+		// libpcp's anonymous metrics: what the check of anon(PM_TYPE_X)
+		// gives, known from X without making the tree
+		return anonNode(m.anonType, nil), nil, nil
+	}
+	root, d := m.expr.Tree()
+	if d != nil {
+		return nil, []Diagnostic{m.internalError(d.Msg)}, nil
+	}
 	c := &checker{m: m, b: b}
-	n := c.expr(m.root)
+	n := c.expr(root)
 	if n == nil {
 		return nil, c.diags, c.cycle
 	}

@@ -164,11 +164,11 @@ func (r *Registry) registerEntry(cfg *lang.DerivedConfig, e *lang.DerivedEntry) 
 	if r.byName[e.Name] != nil {
 		return configRegisterError(cfg, e, reasonDuplicateGlobal), false
 	}
-	x, d := r.parser.ParseEntry(cfg, e)
+	x, d := r.parser.AcceptEntry(cfg, e)
 	if d != nil {
 		return configSyntaxError(cfg, e, d), false
 	}
-	r.add(&def{name: e.Name, text: strings.TrimLeft(e.ExprText, " \t\n\v\f\r"), src: cfg.Src, root: x})
+	r.add(&def{name: e.Name, text: strings.TrimLeft(e.ExprText, " \t\n\v\f\r"), src: cfg.Src, expr: x})
 	return Diagnostic{}, true
 }
 

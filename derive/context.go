@@ -19,7 +19,7 @@ type Context struct {
 
 	metrics []*metric // globals in registration order, then per-context ones
 	byPMID  map[pmapi.PMID]*metric
-	diags   []Diagnostic
+	told    []*metric  // the metrics whose problems Diagnostics lists, in order
 	lastLoc pmapi.PMID // the last per-context PMID given out
 
 	onBind func([]Diagnostic)
@@ -41,6 +41,10 @@ type metric struct {
 	checked bool
 	tree    *node
 	diags   []Diagnostic
+	// lacking is set when the metric failed for want of an operand the
+	// context does not have, found without its tree: diags are then made
+	// only when asked for (see metricProblems).
+	lacking bool
 	// bound is libpcp's DM_BIND: the context has looked at the metric's
 	// metadata (which hides a failed metric from the namespace).
 	bound    bool
@@ -57,15 +61,31 @@ type metric struct {
 //
 // The returned context implements pmapi.Seeker when ctx does.
 func Wrap(ctx pmapi.Context, reg *Registry) (pmapi.Context, []Diagnostic) {
+	c, wrapped, checked := layer(ctx, reg)
+	return wrapped, c.problems(checked)
+}
+
+// Layer is Wrap without the list of problems: a derived metric that fails
+// for want of an operand is then never parsed (its problems are found
+// only if Diagnostics asks for them), which saves most of a command's
+// start-up when the context lacks what PCP's global derived metrics use.
+func Layer(ctx pmapi.Context, reg *Registry) pmapi.Context {
+	_, wrapped, _ := layer(ctx, reg)
+	return wrapped
+}
+
+// layer makes the derived-metric layer over ctx, as a Context and as the
+// context Wrap returns, and checks its metrics, returning those checked.
+func layer(ctx pmapi.Context, reg *Registry) (*Context, pmapi.Context, []*metric) {
 	c := &Context{inner: ctx, reg: reg, byPMID: map[pmapi.PMID]*metric{}}
 	c.frame.insts = c
 	c.frame.secs = &c.secs
 	c.refresh()
-	diags := c.checkAll()
+	checked := c.checkAll()
 	if s, ok := ctx.(pmapi.Seeker); ok {
-		return &seekContext{c, s}, diags
+		return c, &seekContext{c, s}, checked
 	}
-	return c, diags
+	return c, c, checked
 }
 
 // seekContext is a Context over a context that can be positioned in time.
@@ -121,16 +141,17 @@ func (c *Context) refresh() {
 	}
 }
 
-// checkAll checks every metric not yet checked, returning their problems.
-func (c *Context) checkAll() []Diagnostic {
-	var out []Diagnostic
+// checkAll checks every metric not yet checked, returning them (those
+// checked on the way, as operands of others, are not among them).
+func (c *Context) checkAll() []*metric {
+	var out []*metric
 	for _, m := range c.metrics {
 		if !m.checked && !m.masked {
 			c.checkMetric(m)
-			out = append(out, m.diags...)
+			out = append(out, m)
 		}
 	}
-	c.diags = append(c.diags, out...)
+	c.told = append(c.told, out...)
 	return out
 }
 
@@ -139,7 +160,87 @@ func (c *Context) checkAll() []Diagnostic {
 func (c *Context) Diagnostics() []Diagnostic {
 	c.refresh()
 	c.checkAll()
-	return c.diags
+	return c.problems(c.told)
+}
+
+// problems lists the problems of ms, in order.
+func (c *Context) problems(ms []*metric) []Diagnostic {
+	var out []Diagnostic
+	for _, m := range ms {
+		out = append(out, c.metricProblems(m)...)
+	}
+	return out
+}
+
+// metricProblems are m's problems, once it has been checked. Those of a
+// metric that lacks an operand are found by checking its tree now, with
+// the context's own metrics only (no derived metric was among its
+// operands when it was checked).
+func (c *Context) metricProblems(m *metric) []Diagnostic {
+	if m.lacking && m.diags == nil { // the check finds at least the operand lacking
+		m.diags = c.checkLacking(m)
+	}
+	return m.diags
+}
+
+// checkLacking is the full check of metric m, which lacks an operand.
+func (c *Context) checkLacking(m *metric) (diags []Diagnostic) {
+	defer func() {
+		if r := recover(); r != nil {
+			diags = []Diagnostic{m.def.internalError(r)}
+		}
+	}()
+	_, diags, _ = check(m.def, innerOnly{c.inner})
+	return diags
+}
+
+// innerOnly binds operands to the metrics of a context, not to derived
+// metrics.
+type innerOnly struct{ inner pmapi.Context }
+
+func (b innerOnly) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
+	id, desc, _, err := innerOperand(b.inner, name)
+	return id, desc, nil, err
+}
+
+// innerOperand is operand name as a metric of ctx (not a derived one):
+// found is false when ctx has no such metric, and err then says why.
+func innerOperand(ctx pmapi.Context, name string) (id pmapi.PMID, desc pmapi.Desc, found bool, err error) {
+	id, err = ctx.LookupName(name)
+	if err != nil || IsDerived(id) {
+		if err == nil {
+			err = pmapi.ErrName
+		}
+		return pmapi.PMIDNull, pmapi.Desc{}, false, err
+	}
+	desc, err = ctx.LookupDesc(id)
+	if err != nil {
+		err = descError{id, err}
+	}
+	return id, desc, true, err
+}
+
+// lacks reports whether metric d fails in this context for want of an
+// operand, which it can tell from the names d uses, without d's tree:
+// some name that d needs (not the argument of anon or defined) is neither
+// a metric of the context nor a derived metric. It says false whenever a
+// derived metric is among d's operands: checking d would check that
+// metric too, in the order only the full check follows.
+func (c *Context) lacks(d *def) bool {
+	lacking := false
+	for _, o := range d.expr.Operands() {
+		if o.Func == "anon" {
+			continue
+		}
+		if id, err := c.inner.LookupName(o.Name); err == nil && !IsDerived(id) {
+			continue
+		}
+		if c.visible(o.Name) != nil {
+			return false
+		}
+		lacking = lacking || o.Func != "defined"
+	}
+	return lacking
 }
 
 // checkMetric checks m once.
@@ -153,6 +254,10 @@ func (c *Context) checkMetric(m *metric) {
 			m.diags = []Diagnostic{m.def.shadowedWarning(id)}
 			return
 		}
+	}
+	if c.lacks(m.def) {
+		m.checked, m.lacking = true, true
+		return
 	}
 	m.checking = true
 	defer func() {
@@ -174,19 +279,12 @@ func (e cycleErr) Error() string { return "cycle: " + strings.Join(e.path, " -> 
 // operand implements binder: a metric of the inner context, else (beyond
 // libpcp 6.0.3, which refuses these) another derived metric.
 func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
-	id, err := c.inner.LookupName(name)
-	if err == nil && !IsDerived(id) {
-		desc, err := c.inner.LookupDesc(id)
-		if err != nil {
-			err = descError{id, err}
-		}
+	id, desc, found, err := innerOperand(c.inner, name)
+	if found {
 		return id, desc, nil, err
 	}
 	m := c.visible(name)
 	if m == nil {
-		if err == nil {
-			err = pmapi.ErrName
-		}
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, err
 	}
 	if m.checking {
@@ -237,7 +335,7 @@ func (c *Context) visible(name string) *metric {
 // bind is libpcp's __dmbind: the context looks at m's metadata.
 func (c *Context) bind(m *metric) {
 	c.checkMetric(m)
-	if !m.bound && c.onBind != nil && len(m.diags) > 0 {
+	if !m.bound && c.onBind != nil && !m.lacking && len(m.diags) > 0 {
 		c.onBind(m.diags)
 	}
 	m.bound = true
@@ -245,7 +343,10 @@ func (c *Context) bind(m *metric) {
 
 // OnBind asks for fn to be told of a derived metric's problems when the
 // context first uses it (looks up its descriptor or fetches it), which is
-// when libpcp reports them. Wrap's result has them all at once.
+// when libpcp reports them. A metric that fails for want of an operand is
+// not told of: libpcp reports nothing about it (see PCPReport), and its
+// problems are found only if Diagnostics asks. Wrap's result has them all
+// at once.
 func (c *Context) OnBind(fn func([]Diagnostic)) { c.onBind = fn }
 
 // Source is the inner context's.
@@ -397,13 +498,13 @@ func (c *Context) Add(name, expr string) error {
 	}
 	id := localPMID(c.lastLoc)
 	c.lastLoc = id
-	m := &metric{def: &def{name: name, pmid: id, text: expr, src: lang.NewSource("<expr>", expr), root: x}, local: true}
+	m := &metric{def: &def{name: name, pmid: id, text: expr, src: x.Source(), expr: x}, local: true}
 	c.metrics = append(c.metrics, m)
 	c.byPMID[id] = m
 	c.bind(m)
-	c.diags = append(c.diags, m.diags...)
-	if m.tree == nil && len(m.diags) > 0 {
-		return m.diags[0]
+	c.told = append(c.told, m)
+	if diags := c.metricProblems(m); m.tree == nil && len(diags) > 0 {
+		return diags[0]
 	}
 	return nil
 }

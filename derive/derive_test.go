@@ -14,6 +14,14 @@ const goldenArchive = "../testdata/derive/golden.json"
 // defs, each "name = expr".
 func wrapDefs(t *testing.T, defs ...string) (*Context, []Diagnostic) {
 	t.Helper()
+	ctx, diags := Wrap(loadReplay(t, goldenArchive), registryOf(t, defs...))
+	c, _ := Derived(ctx)
+	return c, diags
+}
+
+// registryOf is a registry holding defs, each "name = expr".
+func registryOf(t *testing.T, defs ...string) *Registry {
+	t.Helper()
 	reg := NewRegistry()
 	for _, d := range defs {
 		name, expr, _ := strings.Cut(d, " = ")
@@ -21,9 +29,7 @@ func wrapDefs(t *testing.T, defs ...string) (*Context, []Diagnostic) {
 			t.Fatalf("Register(%s): %v", d, err)
 		}
 	}
-	ctx, diags := Wrap(loadReplay(t, goldenArchive), reg)
-	c, _ := Derived(ctx)
-	return c, diags
+	return reg
 }
 
 func TestDerivedOperands(t *testing.T) {

@@ -229,7 +229,7 @@ func (e descError) Unwrap() error { return e.err }
 // shadowedWarning says metric m is hidden by a real metric of that name.
 func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
 	msg := fmt.Sprintf("derived metric %s is ignored: the context has a metric of that name (%s)", m.name, id)
-	return Diagnostic{Diagnostic: diagAt(m.src, m.root, lang.Warning, msg, ""), Kind: KindShadowed, Metric: m.name, Expr: m.text}
+	return Diagnostic{Diagnostic: m.wholeDiag(lang.Warning, msg), Kind: KindShadowed, Metric: m.name, Expr: m.text}
 }
 
 // cycleError says metric m uses itself, through the derived metrics in
@@ -242,7 +242,15 @@ func (m *def) cycleError(x *lang.Metric, path []string) Diagnostic {
 // internalError reports a panic while checking metric m.
 func (m *def) internalError(cause any) Diagnostic {
 	msg := fmt.Sprintf("internal error checking derived metric %s: %v", m.name, cause)
-	return Diagnostic{Diagnostic: diagAt(m.src, m.root, lang.Error, msg, ""), Kind: KindInternal, Metric: m.name, Expr: m.text}
+	return Diagnostic{Diagnostic: m.wholeDiag(lang.Error, msg), Kind: KindInternal, Metric: m.name, Expr: m.text}
+}
+
+// wholeDiag makes the lang part of a diagnostic about metric m's whole
+// expression (whose tree need not have been made).
+func (m *def) wholeDiag(sev lang.Severity, msg string) *lang.Diagnostic {
+	d := diagAt(m.src, nil, sev, msg, "")
+	d.Span = m.expr.Span()
+	return d
 }
 
 // registerError is a failure to register metric name: reason is libpcp's

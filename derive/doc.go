@@ -3,7 +3,8 @@
 //
 // A Registry holds global definitions (Register, LoadConfig for files in
 // the pmLoadDerivedConfig(3) format, LoadEnv for PCP_DERIVED_CONFIG and
-// PCP's global directory). Wrap layers them over any pmapi.Context: they
+// PCP's global directory). Wrap (or Layer, which leaves a metric that
+// lacks an operand unparsed) layers them over any pmapi.Context: they
 // join its namespace (Children, LookupName, NameAll), get descriptors
 // (LookupDesc) and help text, and are evaluated in Fetch, which asks the
 // underlying context for their operands. Context.Add defines per-context

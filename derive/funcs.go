@@ -63,7 +63,7 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 		if !ok || !strings.HasPrefix(name, "PM_TYPE_") {
 			return c.fail(c.m.semanticError(x, "type="+name+" not allowed for anon()"))
 		}
-		n.x = &node{op: opConst, desc: constDesc(t), mul: 1, div: 1}
+		return anonNode(t, x)
 	case argName:
 		m := x.Args[0].(*lang.Metric)
 		if fn.name == "defined" {
@@ -93,6 +93,13 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 		return c.fail(c.m.semanticError(x, reason))
 	}
 	return n
+}
+
+// anonNode is the checked call x of anon(PM_TYPE_X) for type t: a
+// constant's descriptor, with no values (compileAnon).
+func anonNode(t pmapi.Type, x lang.Expr) *node {
+	d := constDesc(t)
+	return &node{op: opCall, src: x, fn: functions["anon"], desc: d, x: &node{op: opConst, desc: d, mul: 1, div: 1}, mul: 1, div: 1}
 }
 
 // aggregateDesc is the rule of avg, max and min: a singular instant value,

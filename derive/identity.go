@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -36,39 +35,12 @@ func (r *Registry) Identity(id pmapi.PMID) (identity string, ok bool) {
 		}
 		seen[d] = true
 		fmt.Fprintf(&b, "%v %s = %s\n", d.pmid, d.name, d.text)
-		metricNames(d.root, func(name string) {
-			if o := r.byName[name]; o != nil {
+		for _, o := range d.expr.Operands() {
+			if o := r.byName[o.Name]; o != nil {
 				visit(o)
 			}
-		})
+		}
 	}
 	visit(d)
 	return b.String(), true
-}
-
-// metricNames calls fn with each metric name x names.
-func metricNames(x lang.Expr, fn func(string)) {
-	switch x := x.(type) {
-	case *lang.Metric:
-		fn(x.Name)
-	case *lang.Paren:
-		metricNames(x.X, fn)
-	case *lang.Unary:
-		metricNames(x.X, fn)
-	case *lang.Binary:
-		metricNames(x.X, fn)
-		metricNames(x.Y, fn)
-	case *lang.Ternary:
-		metricNames(x.Cond, fn)
-		metricNames(x.Then, fn)
-		metricNames(x.Else, fn)
-	case *lang.Call:
-		for _, a := range x.Args {
-			metricNames(a, fn)
-		}
-	case *lang.InstSelect:
-		metricNames(x.X, fn)
-	case *lang.MatchInst:
-		metricNames(x.X, fn)
-	}
 }

@@ -25,9 +25,11 @@ type def struct {
 	name string
 	pmid pmapi.PMID
 	text string       // the expression as registered
-	src  *lang.Source // the text positions in root refer to
-	root lang.Expr
-	anon bool
+	src  *lang.Source // the text positions in the expression refer to
+	expr *lang.Accepted
+	// anon marks libpcp's anonymous metrics, anon(PM_TYPE_anonType)
+	anon     bool
+	anonType pmapi.Type
 
 	oneline, help       string
 	hasOneline, hasHelp bool
@@ -52,10 +54,10 @@ type Registry struct {
 func NewRegistry() *Registry {
 	r := &Registry{byName: map[string]*def{}}
 	r.parser.Check = parseCheck
-	r.registerAnon("event.flags", "U32", "Flags for event records",
+	r.registerAnon("event.flags", pmapi.TypeU32, "Flags for event records",
 		"An anonymous derived metric that is used to encode the event flags\n"+
 			"associated with event records.   See pmUnpackEventRecords(3).")
-	r.registerAnon("event.missed", "U32", "Count of missed event records",
+	r.registerAnon("event.missed", pmapi.TypeU32, "Count of missed event records",
 		"An anonymous derived metric that is used to encode the number of\n"+
 			"event records missed because either the PMDA could not keep up\n"+
 			"or the PMAPI client did not collect the event records fast\n"+
@@ -63,10 +65,10 @@ func NewRegistry() *Registry {
 	return r
 }
 
-func (r *Registry) registerAnon(name, typ, oneline, help string) {
-	text := "anon(PM_TYPE_" + typ + ")"
-	x, _ := r.parser.Parse(text)
-	d := &def{name: name, text: text, src: lang.NewSource("<expr>", text), root: x, anon: true,
+func (r *Registry) registerAnon(name string, typ pmapi.Type, oneline, help string) {
+	text := "anon(PM_TYPE_" + typ.String() + ")"
+	x, _ := r.parser.Accept(text)
+	d := &def{name: name, text: text, src: x.Source(), expr: x, anon: true, anonType: typ,
 		oneline: oneline, help: help, hasOneline: true, hasHelp: true}
 	r.add(d)
 }
@@ -100,11 +102,11 @@ func (r *Registry) Register(name, expr string) error {
 	if r.byName[name] != nil {
 		return registerError(lang.NewSource("<expr>", expr), name, expr, reasonDuplicateGlobal)
 	}
-	x, d := r.parser.Parse(expr)
+	x, d := r.parser.Accept(expr)
 	if d != nil {
 		return syntaxError(d, name, expr)
 	}
-	r.add(&def{name: name, text: expr, src: lang.NewSource("<expr>", expr), root: x})
+	r.add(&def{name: name, text: expr, src: x.Source(), expr: x})
 	return nil
 }
 
@@ -166,10 +168,10 @@ func (r *Registry) count() int {
 
 // parse parses a per-context definition with the registry's parser, whose
 // state libpcp shares between global and per-context definitions.
-func (r *Registry) parse(expr string) (lang.Expr, *lang.Diagnostic) {
+func (r *Registry) parse(expr string) (*lang.Accepted, *lang.Diagnostic) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.parser.Parse(expr)
+	return r.parser.Accept(expr)
 }
 
 // text is the help text of a global derived metric (libpcp has none for

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -52,5 +53,38 @@ func forgetShapes() {
 func BenchmarkDerivedGrammarBuild(b *testing.B) {
 	for b.Loop() {
 		participle.MustBuild[derivedExpr](participle.Lexer(tokenDef{}), participle.UseLookahead(2))
+	}
+}
+
+// BenchmarkReadDerivedConfigPCP reads PCP's own derived-metric
+// configuration (/etc/pcp/derived), as every command does when it starts,
+// and accepts each definition (Accept: no tree is made).
+func BenchmarkReadDerivedConfigPCP(b *testing.B) {
+	dir := "/etc/pcp/derived"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skip("no PCP derived-metric configuration:", err)
+	}
+	var names, texts []string
+	for _, e := range ents {
+		t, err := os.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			b.Fatal(err)
+		}
+		names, texts = append(names, e.Name()), append(texts, string(t))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var p DerivedParser
+		for i := range names {
+			cfg := ReadDerivedConfig(names[i], texts[i])
+			for _, e := range cfg.Entries {
+				if e.Kind == DerivedDef {
+					if _, d := p.AcceptEntry(cfg, e); d != nil {
+						b.Fatal(d)
+					}
+				}
+			}
+		}
 	}
 }

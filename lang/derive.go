@@ -19,10 +19,9 @@ type DerivedParser struct {
 
 	inMatchinst bool
 
-	// the checker's token list and construct stack, kept from one
-	// expression to the next so that their storage is reused
-	toks   []token
-	frames []frame
+	// the checker, kept from one expression to the next so that its
+	// storage (token list, construct stack) is reused
+	c derivedChecker
 }
 
 // ParseDerived parses one derived-metric expression, the expr argument of
@@ -59,27 +58,45 @@ func (p *DerivedParser) Parse(expr string) (Expr, *Diagnostic) {
 // parseAt parses the expression src.Text[base:end]; positions in the tree
 // and the diagnostic are positions in src.
 func (p *DerivedParser) parseAt(src *Source, base, end int) (x Expr, d *Diagnostic) {
-	text := src.Text[base:end]
-	if i := strings.IndexByte(text, 0); i >= 0 {
-		text = text[:i] // libpcp reads a C string
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			x, d = nil, internalError(src, base, r)
 		}
 	}()
-	c := &derivedChecker{lx: derivedLexer{src: text, inMatchinst: &p.inMatchinst}, check: p.Check, frames: p.frames[:0]}
-	c.next, c.toks = c.lx.next, p.toks[:0]
-	defer func() { p.toks, p.frames = c.toks[:0], c.frames[:0] }()
+	toks, d := p.scan(src, base, end)
+	if d != nil {
+		return nil, d
+	}
+	return buildDerived(src, base, toks)
+}
+
+// scan runs the checker over src.Text[base:end]: libpcp's verdict, and
+// the tokens of an expression it accepts, which stay valid until p is
+// used again.
+func (p *DerivedParser) scan(src *Source, base, end int) ([]token, *Diagnostic) {
+	text := src.Text[base:end]
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		text = text[:i] // libpcp reads a C string
+	}
+	c := &p.c
+	*c = derivedChecker{lookahead: lookahead{toks: c.toks[:0]}, lx: derivedLexer{src: text, inMatchinst: &p.inMatchinst},
+		check: p.Check, frames: c.frames[:0]}
+	c.next = c.lx.next
 	c.top()
 	if c.fail != nil {
 		return nil, derivedDiag(src, base, text, c.fail)
 	}
-	root, err := derivedStructure(c.toks)
+	return c.toks, nil
+}
+
+// buildDerived makes the syntax tree of the accepted tokens toks, read
+// from src.Text at base.
+func buildDerived(src *Source, base int, toks []token) (Expr, *Diagnostic) {
+	root, err := derivedStructure(toks)
 	if err != nil {
 		return nil, internalError(src, base, err)
 	}
-	b := &derivedBuilder{src: src, base: base, toks: c.toks}
+	b := &derivedBuilder{src: src, base: base, toks: toks}
 	return b.expr(root), nil
 }
 

@@ -99,11 +99,17 @@ func ParseDerivedConfig(name, text string, check Checker) (*DerivedConfig, Diagn
 // the file; the PCP offset is relative to the first non-blank character
 // after the "=", where libpcp starts parsing.
 func (p *DerivedParser) ParseEntry(cfg *DerivedConfig, e *DerivedEntry) (Expr, *Diagnostic) {
+	return p.parseAt(cfg.Src, e.exprStart(cfg), e.exprEnd)
+}
+
+// exprStart is where libpcp starts parsing the entry's expression: its
+// first non-blank character.
+func (e *DerivedEntry) exprStart(cfg *DerivedConfig) int {
 	start := e.exprBase
 	for start < e.exprEnd && isSpace(cfg.Src.Text[start]) {
 		start++
 	}
-	return p.parseAt(cfg.Src, start, e.exprEnd)
+	return start
 }
 
 // ExprOffset converts an offset relative to where libpcp starts parsing
@@ -268,7 +274,16 @@ func (r *configReader) attrValue(e *DerivedEntry, start int, line string, eq int
 // this one, as libpcp does.
 func (r *configReader) quotedValue(e *DerivedEntry, start int, line string, v int, delim byte) bool {
 	t := r.text()
-	var val []byte
+	if i := strings.IndexByte(line[v:], delim); i >= 0 && strings.IndexByte(line[v:v+i], '\\') < 0 {
+		// the value ends on its line, with nothing to unescape
+		e.Value = line[v : v+i]
+		if rest := strings.TrimLeft(line[v+i+1:], " \t\n\v\f\r"); rest != "" {
+			r.extraText(e, start+v+i+1, start+len(line), rest)
+		}
+		return true
+	}
+	hint := strings.IndexByte(t[start+v:], delim) // the value's length, unless escaped
+	val := make([]byte, 0, max(hint, 0))
 	esc, extra := false, 0
 	pos := start + v // offset of the next character in the file
 	onLine := true   // still reading the entry's own line

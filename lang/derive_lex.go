@@ -1,6 +1,9 @@
 package lang
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // The scanner for derived-metric expressions. It follows libpcp 6.0.3's
 // tokenisation exactly, because that decides which expressions are legal:
@@ -86,29 +89,22 @@ func (l *derivedLexer) next() token {
 		return l.delimited(tkPattern, '/', true, "unterminated pattern")
 	}
 	l.off++
-	op := string(c)
 	switch c {
 	case '+', '-', '*', '/', '(', ')', '?', ':', ',':
-	case '<', '>', '!':
+	case '<', '>', '!', '=':
 		if l.peekc(0) == '=' {
 			l.off++
-			op += "="
-		}
-	case '=':
-		if l.peekc(0) == '=' {
-			l.off++
-			op = "=="
 		}
 	case '&', '|':
 		if l.peekc(0) != c {
 			return token{kind: tkError, start: start, end: l.off, err: "Illegal character"}
 		}
 		l.off++
-		op += op
 	default:
 		return token{kind: tkError, start: start, end: l.off, err: "Illegal character"}
 	}
-	return token{kind: tkPunct, val: op, start: start, end: l.off}
+	// the operator is its text: "<", "<=", "=", "==", "&&" ...
+	return token{kind: tkPunct, val: l.src[start:l.off], start: start, end: l.off}
 }
 
 func (l *derivedLexer) number() token {
@@ -169,9 +165,15 @@ func (l *derivedLexer) name() token {
 
 // delimited scans text from the opening delimiter at l.off up to close,
 // removing backslashes (which escape the next character) if escapes is set.
+// The value is a piece of the text itself unless there is a backslash to
+// remove.
 func (l *derivedLexer) delimited(kind tokKind, close byte, escapes bool, unterminated string) token {
 	start := l.off
 	l.off++
+	if i := strings.IndexByte(l.src[l.off:], close); i >= 0 && (!escapes || strings.IndexByte(l.src[l.off:l.off+i], '\\') < 0) {
+		l.off += i + 1
+		return token{kind: kind, val: l.src[start+1 : l.off-1], start: start, end: l.off}
+	}
 	var val []byte
 	for {
 		if l.off >= len(l.src) {

@@ -6,8 +6,10 @@
 // Entry points:
 //
 //   - ParseDerived and DerivedParser.Parse parse one derived-metric
-//     expression; ReadDerivedConfig and ParseDerivedConfig read files in
-//     the pmLoadDerivedConfig(3) format.
+//     expression; DerivedParser.Accept and AcceptEntry only decide whether
+//     libpcp accepts it, leaving its tree to be made when first asked for
+//     (Accepted.Tree); ReadDerivedConfig and ParseDerivedConfig read files
+//     in the pmLoadDerivedConfig(3) format.
 //   - ParsePmie parses a pmie rule file into statements (File, Stmt), with
 //     pmie's macros, error recovery and statement numbering.
 //

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -37,7 +38,7 @@ type Source struct {
 
 // NewSource returns a Source for text called name.
 func NewSource(name, text string) *Source {
-	s := &Source{Name: name, Text: text, lines: []int{0}}
+	s := &Source{Name: name, Text: text, lines: make([]int, 1, 1+strings.Count(text, "\n"))}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			s.lines = append(s.lines, i+1)

@@ -30,7 +30,7 @@ func wrapDerived(ctx pmapi.Context, files []string, env string, set bool, errw i
 			fmt.Fprintf(errw, "pminfo: derived configuration(s) error: %v\n", err)
 		}
 	}
-	dctx, _ := derive.Wrap(ctx, reg)
+	dctx := derive.Layer(ctx, reg)
 	if c, ok := derive.Derived(dctx); ok {
 		c.OnBind(func(ds []derive.Diagnostic) { fmt.Fprint(errw, derive.PCPReport(ds)) })
 	}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,6 +63,35 @@ func baseName(name string) (string, string) {
 	return name, ""
 }
 
+// archiveFiles lists the files of archive base in directory dir, in the
+// order of their names. It reads the directory in batches, as readdir(3)
+// does, keeping only those names: a directory such as /tmp may hold
+// thousands of others.
+func archiveFiles(dir, base string) ([]string, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	var out []string
+	for {
+		names, err := d.Readdirnames(256)
+		for _, n := range names {
+			if b, suf := baseName(n); b == base && suf != "" {
+				out = append(out, n)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // OpenArchive opens the archive called name: its base name, or the name
 // of any of its files (.meta, .index or a data volume, compressed or
 // not). Of the options, only Warn and NoFeatureCheck apply.
@@ -77,19 +107,15 @@ func OpenArchive(name string, opts ...Options) (*Archive, error) {
 	if len(opts) > 0 {
 		a.warn, a.anyFeatures = opts[0].Warn, opts[0].NoFeatureCheck
 	}
-	ents, err := os.ReadDir(dir)
+	files, err := archiveFiles(dir, base)
 	if err != nil {
 		return nil, err
 	}
 	var metaPath, indexPath string
-	found := false
-	for _, e := range ents {
-		b, suf := baseName(e.Name())
-		if b != base || suf == "" {
-			continue
-		}
-		found = true
-		path := filepath.Join(dir, e.Name())
+	found := len(files) > 0
+	for _, f := range files {
+		_, suf := baseName(f)
+		path := filepath.Join(dir, f)
 		switch suf {
 		case "meta":
 			metaPath = path
