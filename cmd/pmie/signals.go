@@ -44,10 +44,19 @@ type signals struct {
 	rotate func()    // rotates the log on SIGHUP
 
 	// sleeper is the live engine's wait between evaluations (see
-	// sleep); hups counts SIGHUPs not yet acted on.
-	sleeper *sleeper
-	hups    atomic.Int32
-	hupOnce sync.Once
+	// sleep), made when first needed (pmie reading archives never
+	// sleeps, and would pay for a timer descriptor and the runtime's
+	// poller); hups counts SIGHUPs not yet acted on.
+	sleeper     *sleeper
+	sleeperOnce sync.Once
+	hups        atomic.Int32
+	hupOnce     sync.Once
+}
+
+// theSleeper is s.sleeper, made the first time.
+func (s *signals) theSleeper() *sleeper {
+	s.sleeperOnce.Do(func() { s.sleeper = newSleeper() })
+	return s.sleeper
 }
 
 // phase is how far pmie has got, for its signal handling.
@@ -71,7 +80,7 @@ func catchSignals() *signals {
 
 // newSignals handles the signals arriving on stop; exit ends the process.
 func newSignals(stop <-chan os.Signal, exit func(int)) *signals {
-	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard, sleeper: newSleeper()}
+	return &signals{stop: stop, exit: exit, hup: make(chan os.Signal, 1), stderr: io.Discard}
 }
 
 // watch acts on SIGINT and SIGTERM as they come.
@@ -141,7 +150,7 @@ func (s *signals) hangups(rotate func()) {
 		go func() {
 			for range s.hup {
 				s.hups.Add(1)
-				s.sleeper.w.Wake()
+				s.theSleeper().w.Wake()
 			}
 		}()
 	})
@@ -196,7 +205,7 @@ func (s *signals) sleep(ctx context.Context, t time.Time) error {
 			// live pmie's CPU).
 			debug.FreeOSMemory()
 		}
-		sl = s.sleeper
+		sl = s.theSleeper()
 	} else {
 		sl = newSleeper()
 		defer sl.close()
