@@ -1,8 +1,9 @@
 package eval
 
 // Loops specialised for the commonest shapes: a set compared with, or
-// combined with, a single value. They give the same results as the
-// general evaluators in arith.go, element by element.
+// combined with, a single value or another set. They give the same
+// results as the general evaluators in arith.go, element by element
+// (kernels_test.go checks the comparisons against compare).
 
 // compare is a numeric comparison as pmie makes it, except that a value
 // missing because its host is down makes it unknown.
