@@ -6,9 +6,9 @@
 package pcpconf
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // defaults are Debian's values of the variables our commands use.
@@ -54,9 +54,11 @@ func fromFile(path, name string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && k == name && v != "" {
-			return strings.Trim(v, `"'`), true
+	for rest := b; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte("=")); ok && string(k) == name && len(v) > 0 {
+			return string(bytes.Trim(v, `"'`)), true
 		}
 	}
 	return "", false
