@@ -12,7 +12,7 @@ import (
 // reload that redefines derived metrics checks the new definitions over
 // a connection of its own, as it reads the rules' metadata, and the
 // fetch connections kept are then seen through the new definitions
-// (derive.Wrap checks them again) from these answers, while evaluation
+// (derive.Layer checks them again) from these answers, while evaluation
 // waits.
 type metaCache struct {
 	mu    sync.Mutex

@@ -201,8 +201,11 @@ func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
 	if reg == nil {
 		return c, false
 	}
-	w, _ := derive.Wrap(c, reg)
-	return w, true
+	// pmie says nothing of the derived metrics' problems (libpcp does
+	// not), so it does not ask for them: Layer finds them only when
+	// asked, where Wrap would check again, against this context, every
+	// global derived metric lacking an operand here
+	return derive.Layer(c, reg), true
 }
 
 // loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or
