@@ -37,7 +37,10 @@
 // contexts of a process reading one plain file share their windows,
 // keeping the last few (2 MB), and which records of them were found
 // sound, so that a file several contexts read through together is read
-// from it, and its records checked, once (shared.go, checked.go).
+// from it, and its records checked, once (shared.go, checked.go). A
+// record of the same shape as one found sound before (the same value
+// sets and value block layout: a regular archive's) is checked by
+// comparing those bytes (shape.go).
 // Nothing is kept of the records but the last few read (stream.go).
 // The end of an archive is found as pmGetArchiveEnd finds it, from the
 // end of the last volume (end.go). So opening an archive, and reading

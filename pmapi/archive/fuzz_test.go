@@ -11,8 +11,9 @@ import (
 
 // Fuzz targets for the decoders: labels (FuzzLabel), data volumes'
 // records and the value sets in them, read forwards, fetched and
-// interpolated (FuzzVolume), and metadata (FuzzMeta). See
-// testdata/README.md for how to run them.
+// interpolated (FuzzVolume), metadata (FuzzMeta), and the check of
+// records by their shape (FuzzShape). See testdata/README.md for how to
+// run them.
 //
 // An input to FuzzVolume or FuzzMeta is not a whole file: its first byte
 // chooses one of four test archives (its base), and the rest is records,
@@ -238,5 +239,47 @@ func FuzzMeta(f *testing.F) {
 			c.lifetimes(indom)
 		}
 		exercise(t, c)
+	})
+}
+
+// FuzzShape checks that a record passes checkRecord by its shape (see
+// recShape) only if checking it in full passes too. An input is a base
+// and records; the seeds are a record of each base three times over, as
+// regular archives have them (the second makes the shape remembered,
+// the third is checked by it), which the fuzzer varies.
+func FuzzShape(f *testing.F) {
+	bases := loadFuzzBases(f)
+	for i, b := range bases {
+		for _, r := range records(b.vol, 0)[:4] {
+			f.Add(join([]byte{byte(i)}, join(r, join(r, r))))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, recs, ok := input(bases, data)
+		if !ok {
+			return
+		}
+		vf := &file{path: "fuzz.0", vol: 0}
+		var err error
+		if vf.label, err = vf.decodeLabel(join(b.volLabel, b.vol)); err != nil {
+			t.Fatal(err)
+		}
+		v := &volume{f: vf}
+		hlen := recHeaderLen(vf.label.Version)
+		for off := 0; off+8 <= len(recs); {
+			size := int64(be.Uint32(recs[off:]))
+			if size < 8 || int64(off)+size > int64(len(recs)) {
+				return
+			}
+			h, p, _, err := v.head(int64(off), size, recs[off+4:off+int(size)-4])
+			off += int(size)
+			if err != nil {
+				continue
+			}
+			_, full := v.checkInFull(&h, p, hlen)
+			if err := v.checkRecord(&h, p); (err == nil) != (full == nil) || (err != nil && err.Error() != full.Error()) {
+				t.Fatalf("record at %d: checkRecord gives %v, checked in full %v", h.off, err, full)
+			}
+		}
 	})
 }

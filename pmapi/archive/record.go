@@ -55,23 +55,40 @@ func block(p []byte, lval uint32) (pmapi.Type, []byte) {
 // every value block they point to does too, and that the value blocks
 // exactly fill the record after the value sets, so that nextSet and
 // block can then be used without further checks.
+//
+// A record of the shape of one found sound before passes at once (see
+// recShape); any other is checked in full (checkInFull).
 func (v *volume) checkRecord(h *recHead, p []byte) error {
-	b := p[recHeaderLen(v.f.label.Version):]
+	hlen := recHeaderLen(v.f.label.Version)
+	if v.shape.fits(h, p, hlen) {
+		return nil
+	}
+	listEnd, err := v.checkInFull(h, p, hlen)
+	if err == nil {
+		v.shape.note(h, p, hlen, listEnd)
+	}
+	return err
+}
+
+// checkInFull is checkRecord for a record whose header is hlen bytes,
+// step by step; it returns where the value sets end in the payload.
+func (v *volume) checkInFull(h *recHead, p []byte, hlen int) (int, error) {
+	b := p[hlen:]
 	blocks := tiling{first: int64(len(p))}
 	for k := int32(0); k < h.nsets; k++ {
 		var err error
 		if b, err = v.checkSet(h, k, p, b, &blocks); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	listEnd := int64(len(p) - len(b))
 	switch {
 	case blocks.first != listEnd:
-		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, blocks.first)
+		return 0, v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "the value sets end at payload offset %d, but the first value block is at %d", listEnd, blocks.first)
 	case listEnd+blocks.total != int64(len(p)):
-		return v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", blocks.total, int64(len(p))-listEnd)
+		return 0, v.f.errorf(h.off+4+listEnd, pmapi.ErrLogRec, "value blocks of %d bytes in all do not fill the %d bytes after the value sets", blocks.total, int64(len(p))-listEnd)
 	}
-	return nil
+	return int(listEnd), nil
 }
 
 // tiling is where a record's value blocks start and how much of the
@@ -117,17 +134,17 @@ func (t *tiling) add(p, w []byte) int {
 	// A block's header lies within p if its offset is at most last: one
 	// comparison, as a negative offset is taken as a large unsigned one.
 	last := uint64(len(p) - 4)
-	for j := 0; j < len(w)/8; j++ {
-		lval := be.Uint32(w[8*j+4:])
-		off := int64(lval)*4 - pduHeader
-		if uint64(off) > last {
-			return j
+	size := int64(len(p))
+	for k := 0; k+8 <= len(w); k += 8 {
+		off := uint64(be.Uint32(w[k+4:k+8]))*4 - pduHeader
+		if off > last {
+			return k / 8
 		}
-		n := int64(be.Uint32(p[off:off+4]) & 0xffffff)
-		if n < 4 || off+n > int64(len(p)) {
-			return j
+		n := int64(be.Uint32(p[off:off+4:off+4]) & 0xffffff)
+		if n < 4 || int64(off)+n > size {
+			return k / 8
 		}
-		first = min(first, off)
+		first = min(first, int64(off))
 		total += (n + 3) &^ 3
 	}
 	t.first, t.total = first, total

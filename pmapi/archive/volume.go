@@ -31,6 +31,8 @@ type volume struct {
 	// described is the metrics of the value sets, in order, of the last
 	// record whose every set the metadata describes (see noteRecord).
 	described []pmapi.PMID
+	// shape is that of a sound record, for checkRecord.
+	shape recShape
 }
 
 // recHead is where a record is and what its header says.
