@@ -152,7 +152,12 @@ func (sf *sharedFile) take(n, size int) *chunk {
 	c := sf.spare
 	sf.spare = nil
 	if c == nil || cap(c.b) < n {
-		c = &chunk{b: make([]byte, 0, max(n, size))}
+		if size = max(n, size); sf.users.Load() > 1 && size == maxWindow {
+			// a window several sources will read in turn (slab.go)
+			c = &chunk{b: slabBuf(size)}
+		} else {
+			c = &chunk{b: make([]byte, 0, size)}
+		}
 	}
 	c.refs = 1
 	return c
