@@ -257,7 +257,17 @@ func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, 
 // openNewWith is openNew with under, if not nil, layered over the raw
 // context first.
 func (src *sources) openNewWith(conn string, under func(pmapi.Context) pmapi.Context) (ctx, raw pmapi.Context, derived bool, err error) {
-	if raw, err = src.opener.Open(src.spec(conn)); err != nil {
+	var like pmapi.Context
+	if src.archive {
+		// another context of an archive shares the metadata the first
+		// one read
+		src.mu.Lock()
+		if m := src.meta[conn]; m != nil {
+			like = m.raw
+		}
+		src.mu.Unlock()
+	}
+	if raw, err = src.opener.OpenLike(src.spec(conn), like); err != nil {
 		return nil, nil, false, err
 	}
 	base := raw

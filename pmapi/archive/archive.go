@@ -177,6 +177,7 @@ func (a *Archive) load(metaPath, indexPath string) error {
 		a.checkIndex(index, indexData)
 	}
 	a.meta.bounds = nil
+	a.meta.settle()
 	return nil
 }
 

@@ -3,6 +3,7 @@ package archive
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -21,7 +22,8 @@ type indomSnap struct {
 type indomHistory struct {
 	snaps    []*indomSnap
 	sorted   bool
-	union    []int32 // pmGetInDomArchive's instance list, built on demand
+	mu       sync.Mutex // guards union and hasUnion (contexts share an archive's metadata: reopen.go)
+	union    []int32    // pmGetInDomArchive's instance list, built on demand
 	hasUnion bool
 }
 
@@ -163,6 +165,8 @@ func (h *indomHistory) atFunc(before func(pmapi.Time) bool) *indomSnap {
 // pmGetInDomArchive gives them: newest observation first, each in
 // identifier order, each instance where it first appears.
 func (h *indomHistory) allInstances() []int32 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.hasUnion {
 		return h.union
 	}

@@ -3,6 +3,7 @@ package archive
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -18,6 +19,7 @@ import (
 // cannot be looked up or listed, though pmNameAll still gives them.
 type pmns struct {
 	root    *pmnsNode
+	mu      sync.Mutex              // guards byPMID and changed once loaded (reopen.go)
 	byPMID  map[pmapi.PMID][]string // pmNameAll order; built on demand
 	changed bool
 	late    bool // adding the names of an archive after the first
@@ -113,6 +115,8 @@ func (t *pmns) locate(name string) *pmnsNode {
 
 // names returns every name of id, in pmNameAll order.
 func (t *pmns) names(id pmapi.PMID) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.changed || t.byPMID == nil {
 		t.byPMID = make(map[pmapi.PMID][]string)
 		var walk func(n *pmnsNode, prefix string)

@@ -77,6 +77,21 @@ func (o *Opener) Open(s Spec) (pmapi.Context, error) {
 	return c, nil
 }
 
+// OpenLike opens s as Open does, but when like, a context already open on
+// the same archives, can make another more cheaply, asks it instead
+// (archive.Context.Reopen: the new context shares its metadata). like
+// may be nil.
+func (o *Opener) OpenLike(s Spec, like pmapi.Context) (pmapi.Context, error) {
+	if a, ok := like.(*archive.Context); ok && s.Kind == pmapi.SourceArchive && a.Source().Name == s.Name {
+		c, err := a.Reopen()
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	return o.Open(s)
+}
+
 // LocalDefault opens what a live command reads on this machine when it is
 // named no source, as pmie does: pmcd on this machine (local:) if one
 // answers, else the embedded collector. embedded says which it opened.
