@@ -168,7 +168,7 @@ func (r *Registry) registerEntry(cfg *lang.DerivedConfig, e *lang.DerivedEntry) 
 	if d != nil {
 		return configSyntaxError(cfg, e, d), false
 	}
-	r.add(&def{name: e.Name, text: strings.TrimLeft(e.ExprText, " \t\n\v\f\r"), src: cfg.Src, expr: x})
+	r.add(&def{name: e.Name, text: strings.TrimLeft(e.ExprText, " \t\n\v\f\r"), expr: x})
 	return Diagnostic{}, true
 }
 

@@ -498,7 +498,7 @@ func (c *Context) Add(name, expr string) error {
 	}
 	id := localPMID(c.lastLoc)
 	c.lastLoc = id
-	m := &metric{def: &def{name: name, pmid: id, text: expr, src: x.Source(), expr: x}, local: true}
+	m := &metric{def: &def{name: name, pmid: id, text: expr, expr: x}, local: true}
 	c.metrics = append(c.metrics, m)
 	c.byPMID[id] = m
 	c.bind(m)

@@ -185,7 +185,7 @@ func diagAt(src *lang.Source, x lang.Node, sev lang.Severity, msg, pcpReason str
 // semanticError is libpcp's "Semantic error" about node x of metric m.
 // Our rendering points at an operator's symbol or a function's name.
 func (m *def) semanticError(x lang.Expr, reason string) Diagnostic {
-	d := diagAt(m.src, x, lang.Error, reason, reason)
+	d := diagAt(m.expr.Source(), x, lang.Error, reason, reason)
 	switch x := x.(type) {
 	case *lang.Binary:
 		end := x.OpPos
@@ -213,7 +213,7 @@ func (m *def) lookupError(x *lang.Metric, err error) Diagnostic {
 	if errors.As(err, &de) {
 		msg = fmt.Sprintf("operand (%s [%v]): %v", x.Name, de.id, de.err)
 	}
-	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindLookup, Metric: m.name, Expr: m.text}
+	return Diagnostic{Diagnostic: diagAt(m.expr.Source(), x, lang.Error, msg, ""), Kind: KindLookup, Metric: m.name, Expr: m.text}
 }
 
 // descError is an operand whose name the context knows but whose
@@ -236,7 +236,7 @@ func (m *def) shadowedWarning(id pmapi.PMID) Diagnostic {
 // path (which starts and ends with m).
 func (m *def) cycleError(x *lang.Metric, path []string) Diagnostic {
 	msg := "derived metrics used in a cycle: " + strings.Join(path, " -> ")
-	return Diagnostic{Diagnostic: diagAt(m.src, x, lang.Error, msg, ""), Kind: KindCycle, Metric: m.name, Expr: m.text}
+	return Diagnostic{Diagnostic: diagAt(m.expr.Source(), x, lang.Error, msg, ""), Kind: KindCycle, Metric: m.name, Expr: m.text}
 }
 
 // internalError reports a panic while checking metric m.
@@ -248,7 +248,7 @@ func (m *def) internalError(cause any) Diagnostic {
 // wholeDiag makes the lang part of a diagnostic about metric m's whole
 // expression (whose tree need not have been made).
 func (m *def) wholeDiag(sev lang.Severity, msg string) *lang.Diagnostic {
-	d := diagAt(m.src, nil, sev, msg, "")
+	d := diagAt(m.expr.Source(), nil, sev, msg, "")
 	d.Span = m.expr.Span()
 	return d
 }

@@ -24,9 +24,8 @@ func IsDerived(id pmapi.PMID) bool { return id.IsDerived() }
 type def struct {
 	name string
 	pmid pmapi.PMID
-	text string       // the expression as registered
-	src  *lang.Source // the text positions in the expression refer to
-	expr *lang.Accepted
+	text string         // the expression as registered
+	expr *lang.Accepted // its syntax, with positions in expr.Source()
 	// anon marks libpcp's anonymous metrics, anon(PM_TYPE_anonType)
 	anon     bool
 	anonType pmapi.Type
@@ -68,7 +67,7 @@ func NewRegistry() *Registry {
 func (r *Registry) registerAnon(name string, typ pmapi.Type, oneline, help string) {
 	text := "anon(PM_TYPE_" + typ.String() + ")"
 	x, _ := r.parser.Accept(text)
-	d := &def{name: name, text: text, src: x.Source(), expr: x, anon: true, anonType: typ,
+	d := &def{name: name, text: text, expr: x, anon: true, anonType: typ,
 		oneline: oneline, help: help, hasOneline: true, hasHelp: true}
 	r.add(d)
 }
@@ -106,7 +105,7 @@ func (r *Registry) Register(name, expr string) error {
 	if d != nil {
 		return syntaxError(d, name, expr)
 	}
-	r.add(&def{name: name, text: expr, src: x.Source(), expr: x})
+	r.add(&def{name: name, text: expr, expr: x})
 	return nil
 }
 
