@@ -83,7 +83,7 @@ func (s *recShape) note(h *recHead, p []byte, hlen, listEnd int) {
 			continue
 		}
 		for j := range int(set.numval) {
-			off := int(set.lval(j))*4 - pduHeader
+			off, _ := blockSpan(p, set.lval(j)) // within p: the record is sound
 			s.offs = append(s.offs, int32(off))
 			s.heads = append(s.heads, binary.NativeEndian.Uint32(p[off:]))
 		}
