@@ -208,4 +208,9 @@ type Dropped struct {
 	// after all, pmie keeps the statement.
 	Dup  *Diagnostic
 	Stmt *Stmt
+	// Reduced are the statements pmie's parser completed before a stray
+	// token after them was found (a rule followed by "&&", say): pmie
+	// registered each (its name is taken, an unnamed one used up an
+	// expr_N) but evaluates none of them.
+	Reduced []*Stmt
 }

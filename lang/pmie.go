@@ -156,12 +156,19 @@ func (s *pmieSession) statement() *Stmt {
 	s.errs, s.header = 0, nil
 	s.stmt = Dropped{Start: -1, Diag: len(s.file.Diags)}
 	var last *Stmt
-	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
+	var early []*Stmt // reduced, then replaced by a later reduction
+	c.reduced = func(name *token, x pv, toks []token) {
+		if last != nil {
+			early = append(early, last)
+		}
+		last = s.reduce(name, x, toks)
+	}
 	c.statement()
+	s.stmt.Reduced = early
 	switch {
 	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil:
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil || len(early) > 0:
 		d := s.stmt
 		if len(c.toks) > 0 {
 			d.Start = c.toks[0].start
