@@ -25,6 +25,8 @@ usage:
 It needs PCP (pmie, python3-pcp: run it with /usr/bin/python3). OUR_PMIE
 defaults to $PMIE, else a pmie built from ./cmd/pmie. Shell actions only
 run `true` and `false`; every file written goes under DIR or a temp dir.
+It was used to find the classes that testdata/pmie/reduce.pmie and the
+schedule-past/schedule-noalign goldens cover.
 """
 import difflib
 import json
@@ -356,6 +358,8 @@ def flags(r):
         f.append("-T +%dsec" % r.randint(1, 30))
     if r.random() < 0.05:
         f.append("-O +%dsec" % r.randint(0, 10))
+    if r.random() < 0.05:
+        f.append("-A %s" % r.choice(["1sec", "2sec", "1min", "1hour"]))
     return " ".join(f)
 
 
