@@ -68,7 +68,8 @@ func (c *Compiler) at(l lang.Loc) {
 // (d.Reduced) is built as pmie builds it, with its metrics looked up: if
 // that makes an expression, an unnamed one uses up an expr_N name, and
 // one without errors takes its name (made lists the names taken), but
-// none is evaluated.
+// none is evaluated. An unnamed statement of which pmie built something
+// (d.Anon) uses up an expr_N name if its metrics were found.
 func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 	b := c.B
 	b.Begin()
@@ -88,9 +89,13 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 		return false, made
 	}
 	b.rules = rules
+	found := true
 	for _, m := range d.Metrics {
 		c.at(m.Loc)
-		c.metric(m)
+		found = c.metric(m) != nil && found
+	}
+	if d.Anon && found {
+		b.NextName()
 	}
 	return false, nil
 }

@@ -168,7 +168,7 @@ func (s *pmieSession) statement() *Stmt {
 	switch {
 	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil || len(early) > 0:
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon:
 		d := s.stmt
 		if len(c.toks) > 0 {
 			d.Start = c.toks[0].start
@@ -210,7 +210,9 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	}
 	if s.errs > 0 {
 		// pmie drops an expression with an error; it would still define a
-		// macro, but no clean text is left to define it from.
+		// macro, but no clean text is left to define it from. What it
+		// built (&& or || whose right operand failed) used up the name.
+		s.stmt.Anon = anon && x.v == vExpr
 		return nil
 	}
 	if x.x == nil {

@@ -37,3 +37,27 @@ func TestPmieReducedBeforeError(t *testing.T) {
 		}
 	}
 }
+
+// TestPmieDroppedAnon checks which dropped statements pmie built
+// something of, using up an expr_N name.
+func TestPmieDroppedAnon(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		anon bool
+	}{
+		{`a.b > 0 && nomatch_inst "x$" a.b > 0;`, true},
+		{`a.b > 0 || "a$b" == "c";`, false},
+		{`r = a.b > 0 && nomatch_inst "x$" a.b > 0;`, false},
+		{`nomatch_inst "x$" a.b > 0;`, false},
+		{`a.b + > 0;`, false},
+	} {
+		f := ParsePmie("t.pmie", c.text)
+		anon := false
+		for _, d := range f.Dropped {
+			anon = anon || d.Anon
+		}
+		if anon != c.anon || len(f.Stmts) != 0 {
+			t.Errorf("%s: anon %v with %d kept, want %v with none", c.text, anon, len(f.Stmts), c.anon)
+		}
+	}
+}
