@@ -69,7 +69,7 @@ func newPmieSession(name, text string) *pmieSession {
 	src := NewSource(name, text)
 	s := &pmieSession{src: src, macros: map[string]*macroDef{}, rules: map[string]bool{},
 		file: &File{Src: src, Macros: map[string]*Stmt{}}}
-	s.lx = &pmieLexer{s: s, rd: charReader{inputs: []*pinput{{text: text, lno: 1}}}}
+	s.lx = &pmieLexer{s: s, rd: charReader{inputs: []*pinput{{text: text, lno: 1}}, end: len(text)}}
 	for _, m := range reservedMacros {
 		s.macros[m] = &macroDef{kind: macroReserved}
 	}
