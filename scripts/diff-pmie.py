@@ -15,7 +15,8 @@ usage:
   /usr/bin/python3 scripts/diff-pmie.py run [-n CASES] [-s SEED] [-o DIR]
       [-p OUR_PMIE] [ARCHIVE...]
       run CASES cases (default 200) over the ARCHIVEs (default: the shared
-      corpus's small archives and testdata/archives/*), keep the differing
+      corpus's small archives and testdata/archives/*; some cases run
+      several archives of different hosts together), keep the differing
       ones under DIR (default /tmp/diff-pmie) and print the totals
   /usr/bin/python3 scripts/diff-pmie.py shrink CASEDIR
       run each statement of a kept case on its own, again
@@ -348,6 +349,21 @@ def default_archives():
     return out
 
 
+def archive_groups():
+    """Sets of archives of different hosts, to be run together."""
+    groups = []
+    d = os.path.join(ROOT, "testdata/archives/pmie")
+    if os.path.exists(os.path.join(d, "alpha.index")):
+        groups.append([os.path.join(d, h) for h in ("alpha", "beta", "gamma")])
+    d = os.path.join(ROOT, "testdata/archives/conform")
+    if os.path.exists(os.path.join(d, "sa.index")):
+        groups.append([os.path.join(d, h) for h in ("sa", "sb")])
+    corpus = "/work/shared/corpus/archives"
+    if os.path.exists(os.path.join(corpus, "multi-vm00.index")):
+        groups.append([os.path.join(corpus, "multi-vm0%d" % i) for i in range(4)])
+    return groups
+
+
 def flags(r):
     f = [r.choice(["-v", "-v", "-V", "-W", "-V -e"])]
     if r.random() < 0.3:
@@ -372,8 +388,11 @@ STAMP = re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\] pmi
 def run1(prog, arch, rules, fl, tmp):
     env = dict(os.environ, TZ="UTC")
     env.pop("PCP_XCONFIRM_PROG", None)
+    archs = []
+    for a in arch.split(" "):  # several archives: one -a each
+        archs += ["-a", a]
     try:
-        p = subprocess.run([prog, "-z", "-a", arch, "-c", rules] + fl.split(),
+        p = subprocess.run([prog, "-z"] + archs + ["-c", rules] + fl.split(),
                            cwd=tmp, env=env, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
         return ["<timeout>"], ["<timeout>"], -1
@@ -456,11 +475,18 @@ def cmd_run(args):
         ours = our_pmie(tmp)
         r = random.Random(seed)
         tot = same = bad = errs = exits = crashes = 0
+        groups = archive_groups()
         for k in range(n):
             arch = r.choice(archs)
             meta = archive_meta(arch)
+            hosts = None
+            if groups and r.random() < 0.15:
+                group = r.choice(groups)
+                arch = " ".join(group)
+                meta = archive_meta(group[0])
+                hosts = [archive_meta(a)["host"] for a in group]
             cs = r.randrange(1 << 30)
-            pre, stmts = make_rules(meta, cs)
+            pre, stmts = make_rules(meta, cs, hosts)
             fl = flags(r)
             rules = os.path.join(tmp, "rules.pmie")
             save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
