@@ -4,10 +4,11 @@
 Makes random but valid (and some deliberately bad) pmie rule files over the
 metrics of given archives, runs real pmie (twice, to drop the lines it prints
 from uninitialised memory) and ours on each with random flags (-v, -V, -W,
--e, -t, -S, -T, -O), TZ=UTC and -z, and compares standard output line by
+-e, -t, -S, -T, -O, -A), TZ=UTC and -z, and compares standard output line by
 line, standard error and the exit status. Cases that differ are kept, with
 the rule file, both outputs and a shrunk form: each statement of the file
-run on its own, those that still differ listed in "minimal".
+run on its own, those that still differ listed in "minimal". When real
+pmie crashes on a file, each statement is compared on its own instead.
 
 usage:
   /usr/bin/python3 scripts/diff-pmie.py gen ARCHIVE [SEED]
@@ -268,10 +269,7 @@ class Gen:
         self.n += 1
         c = r.random()
         if c < 0.25:
-            name = "e%d" % self.n
-            if r.random() < 0.3:
-                self.macros.append(name)
-            return "%s = %s" % (name, self.num(d))
+            return "e%d = %s" % (self.n, self.num(d))
         if c < 0.4:
             return "b%d = %s" % (self.n, self.boolean(d))
         if c < 0.8:
@@ -322,6 +320,9 @@ def make_rules(meta, seed, hosts=None):
     if r.random() < 0.5:
         pre.append('rx = "%s";' % g.regex())
         g.strmacros.append("rx")
+    for i in range(r.randint(0, 2)):  # numeric macros: constants only
+        pre.append("k%d = %s;" % (i, g.const()))
+        g.macros.append("k%d" % i)
     stmts = []
     for _ in range(r.randint(3, 10)):
         s = g.statement(r.randint(1, 4))
@@ -454,6 +455,20 @@ def shrink(ours, case, tmp):
     return minimal
 
 
+def keep(outdir, name, rules, arch, fl, pre, stmts, seed, res):
+    """Keeps a case that differs under outdir/name, and returns its path."""
+    case = os.path.join(outdir, name)
+    os.makedirs(case, exist_ok=True)
+    shutil.copy(rules, os.path.join(case, "rules.pmie"))
+    with open(os.path.join(case, "case.json"), "w") as f:
+        json.dump({"arch": arch, "flags": fl, "pre": pre, "stmts": stmts, "seed": seed}, f)
+    for key in ("real", "ours", "real_err", "ours_err"):
+        save(case, key, "\n".join(res[key]) + "\n")
+    save(case, "summary", "%s %s same %d/%d extra %d err_ok %s exit %s/%s\n" % (
+        arch, fl, res["same"], res["total"], res["extra"], res["err_ok"], res["real_exit"], res["ours_exit"]))
+    return case
+
+
 def cmd_run(args):
     n, seed, outdir, archs = 200, random.randrange(1 << 30), "/tmp/diff-pmie", []
     i = 0
@@ -492,8 +507,18 @@ def cmd_run(args):
             save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
             res = compare(ours, arch, rules, fl, tmp)
             if res["real_exit"] < 0:
+                # real pmie crashed: compare each statement on its own
                 crashes += 1
                 print("%d %s %s: real pmie crashed" % (k, os.path.basename(arch), fl), flush=True)
+                for j, st in enumerate(stmts):
+                    save(tmp, "rules.pmie", "\n".join(pre + [st]) + "\n")
+                    one = compare(ours, arch, rules, fl, tmp)
+                    if one["real_exit"] < 0:
+                        continue
+                    tot += one["total"]; same += one["same"]
+                    if not ok(one):
+                        bad += 1
+                        keep(outdir, "case-%d-%d.%d" % (seed, k, j), rules, arch, fl, pre, [st], cs, one)
                 continue
             tot += res["total"]; same += res["same"]
             if not res["err_ok"]:
@@ -502,15 +527,7 @@ def cmd_run(args):
                 exits += 1
             if not ok(res):
                 bad += 1
-                case = os.path.join(outdir, "case-%d-%d" % (seed, k))
-                os.makedirs(case, exist_ok=True)
-                shutil.copy(rules, os.path.join(case, "rules.pmie"))
-                with open(os.path.join(case, "case.json"), "w") as f:
-                    json.dump({"arch": arch, "flags": fl, "pre": pre, "stmts": stmts, "seed": cs}, f)
-                for key in ("real", "ours", "real_err", "ours_err"):
-                    save(case, key, "\n".join(res[key]) + "\n")
-                save(case, "summary", "%s %s same %d/%d extra %d err_ok %s exit %s/%s\n" % (
-                    arch, fl, res["same"], res["total"], res["extra"], res["err_ok"], res["real_exit"], res["ours_exit"]))
+                case = keep(outdir, "case-%d-%d" % (seed, k), rules, arch, fl, pre, stmts, cs, res)
                 shrink(ours, case, tmp)
             print("%d %s %s: %d/%d%s" % (k, os.path.basename(arch), fl, res["same"], res["total"],
                                           "" if ok(res) else "  DIFF"), flush=True)
