@@ -469,6 +469,7 @@ func pmieCheck(t *testing.T, dir, which string, env []string, args ...string) st
 // rotates its log, as they do real pmie's.
 func TestPmieCheck(t *testing.T) {
 	realtest.Require(t, realtest.PmieCheck, realtest.Pmie, realtest.Pmcd)
+	t.Parallel() // mostly waits for pmie_check, beside the other tests that mostly wait
 	dir := openDir(t)
 	rules := filepath.Join(dir, "rules.pmie")
 	os.WriteFile(rules, []byte("delta = 1 hour;\nhinv.ncpu > 0 -> print \"checked\";\n"), 0o644)
