@@ -69,11 +69,9 @@ type Env struct {
 	// test's fake), telling warn of damage to an archive that reading
 	// passes over.
 	Open func(spec source.Spec, warn func(error)) (pmapi.Context, error)
-	// Derived, if set, puts derived metrics over a context (package
-	// derive, through wrapDerived): the -c files in order, and
-	// $PCP_DERIVED_CONFIG (set reports whether the variable is set at
-	// all). Problems it reports go to errw.
-	Derived func(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error)
+	// Derived, if set, gives pminfo derived metrics (newDerived, over
+	// package derive), reading the environment through getenv.
+	Derived func(getenv func(string) (string, bool)) Deriver
 	// LocalTZ is the zone times are shown in without -z or -Z.
 	LocalTZ *time.Location
 }
@@ -92,7 +90,7 @@ func main() {
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Open:    openSource,
-		Derived: wrapDerived,
+		Derived: newDerived,
 		LocalTZ: localZone(),
 	}))
 }
@@ -116,7 +114,7 @@ func localZone() *time.Location {
 // config is what the command line asks for.
 type config struct {
 	std       pcpopt.Standard
-	derived   []string
+	deriver   Deriver // nil without derived metrics
 	batchSize int
 
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
@@ -132,6 +130,9 @@ func parseArgs(env Env, c *config) []string {
 	c.std = pcpopt.Standard{Prog: prog}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
+	if env.Derived != nil {
+		c.deriver = env.Derived(derivedEnv(env.Environ))
+	}
 	evs, operands := pcpopt.Parse(env.Args[1:], shortOpts, options)
 	for _, ev := range evs {
 		// pminfo claims -s, -t and -T before the standard options see them
@@ -152,7 +153,9 @@ func parseArgs(env Env, c *config) []string {
 			}
 			c.batchSize = n
 		case 'c':
-			c.derived = append(c.derived, ev.Arg)
+			if c.deriver != nil {
+				c.deriver.Load(ev.Arg, prog, msgWriter{c})
+			}
 		case 'd':
 			c.pDesc, c.needContext, c.needPMID = true, true, true
 		case 'F':
@@ -258,6 +261,7 @@ func run(env Env) int {
 		}
 		return 1
 	}
+	flushMsgs()
 
 	if c.std.Context != 0 {
 		c.needContext = true
@@ -351,15 +355,21 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 // withDerived puts the derived metrics over ctx (Env.Derived), above any
 // -n namespace so that their names join it, as libpcp's do.
 func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
-	if env.Derived == nil {
+	if c.deriver == nil {
 		return ctx
 	}
-	dctx, err := env.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
-		hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
-	if err != nil {
-		return ctx
+	return c.deriver.Wrap(ctx, env.Stderr)
+}
+
+// derivedEnv reads PCP_DERIVED_CONFIG from environ, the rest from the
+// process's environment.
+func derivedEnv(environ []string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		if k == "PCP_DERIVED_CONFIG" {
+			return lookupEnv(environ, k), hasEnv(environ, k)
+		}
+		return os.LookupEnv(k)
 	}
-	return dctx
 }
 
 // ender is an archive context that can say why it has no end

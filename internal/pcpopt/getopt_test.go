@@ -88,3 +88,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLocalSpec checks -K's spec syntax against what libpcp 6.0.3 says
+// (pminfo -K SPEC; the cmd/pminfo goldens K-*.golden hold some of them).
+func TestLocalSpec(t *testing.T) {
+	for spec, want := range map[string]string{
+		"clear": "", "clear,3": "unexpected text after clear op in spec", "cleared": "unexpected text after clear op in spec",
+		"x": "bad op in spec", "": "bad op in spec", "add": "expected , after op in spec", "addx": "expected , after op in spec",
+		"add,": "missing domain in spec", "add,,x": "missing domain in spec", "del,x": "bad domain in spec",
+		"del,3x": "bad domain in spec", "del,511": "bad domain in spec", "del,-1": "bad domain in spec",
+		"del,99999999999999999999": "bad domain in spec", "del,,": "missing domain and dso-path in spec",
+		"add,3": "missing dso-path in spec", "add,3,x.so": "missing init-routine in spec",
+		"add,3,x.so,": "missing init-routine in spec", "add,3,x.so,init": "", "add,2,,init": "", "add,3,,": "",
+		"del, 60": "", "del,+60": "", "del,60,": "", "del,,x": "", "del,60,x": "", "add,3,x,y,z": "",
+	} {
+		if got := localSpecError(spec); got != want {
+			t.Errorf("-K %q: %q, want %q", spec, got, want)
+		}
+	}
+}

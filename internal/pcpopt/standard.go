@@ -130,6 +130,10 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'h':
 		s.addHost(ev.Arg)
 	case 'K':
+		if msg := localSpecError(ev.Arg); msg != "" {
+			s.Fail("pmSpecLocalPMDA failed: " + msg)
+			break
+		}
 		s.Specs = append(s.Specs, ev.Arg)
 	case 'L':
 		s.setLocal()
@@ -307,4 +311,96 @@ func Usage(prog, synopsis string, table []Option) string {
 		}
 	}
 	return b.String()
+}
+
+// localSpecError is what pmGetOptions' -K (__pmSpecLocalPMDA) says about
+// spec, "op[,domain[,dso-path[,init-routine]]]" with op add, del or
+// clear, or "" if its syntax is good. The table of DSO PMDAs that libpcp
+// then changes is not kept (a local context is the embedded collector
+// here), so deleting one libpcp does not know is not an error.
+func localSpecError(spec string) string {
+	op, rest := "", ""
+	switch {
+	case strings.HasPrefix(spec, "clear"):
+		if spec != "clear" {
+			return "unexpected text after clear op in spec"
+		}
+		return ""
+	case strings.HasPrefix(spec, "add"), strings.HasPrefix(spec, "del"):
+		op, rest = spec[:3], spec[3:]
+	default:
+		return "bad op in spec"
+	}
+	rest, ok := strings.CutPrefix(rest, ",")
+	if !ok {
+		return "expected , after op in spec"
+	}
+	hasDomain := false
+	switch {
+	case rest == "":
+		return "missing domain in spec"
+	case rest[0] == ',':
+		if op != "del" {
+			return "missing domain in spec"
+		}
+		rest = rest[1:]
+	default:
+		dom, after := cLong(rest)
+		if (after != "" && after[0] != ',') || dom < 0 || dom > 510 {
+			return "bad domain in spec"
+		}
+		rest = strings.TrimPrefix(after, ",")
+		hasDomain = true
+	}
+	hasPath := false
+	switch {
+	case rest == "":
+		if op != "del" {
+			return "missing dso-path in spec"
+		}
+	case rest[0] == ',':
+		// no path, perhaps an init routine
+	default:
+		hasPath = true
+		if _, init, _ := strings.Cut(rest, ","); init == "" && op != "del" {
+			return "missing init-routine in spec"
+		}
+	}
+	if !hasDomain && !hasPath {
+		return "missing domain and dso-path in spec"
+	}
+	return ""
+}
+
+// cLong reads a number at the start of s as strtol(s, &end, 10) does,
+// returning it (-1 when out of range, as the int libpcp keeps it is
+// then) and what follows; with no digits, nothing is read.
+func cLong(s string) (int64, string) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	j := i
+	var n int64
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		if n < 1<<40 {
+			n = n*10 + int64(s[j]-'0')
+		}
+		j++
+	}
+	if j == i {
+		return 0, s
+	}
+	if n >= 1<<40 {
+		return -1, s[j:]
+	}
+	if neg {
+		n = -n
+	}
+	return n, s[j:]
 }
