@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -203,30 +202,9 @@ func (c *config) loadNamespace(path string, dupok bool) {
 // strtol reads s as strtol(3) does and reports whether all of it was
 // read (an empty string reads as 0).
 func strtol(s string) (int, bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	j := i
-	if j < len(s) && (s[j] == '+' || s[j] == '-') {
-		j++
-	}
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k == j { // nothing converted: strtol stops at the start
-		return 0, s == ""
-	}
-	if k != len(s) {
+	n, rest := pcpopt.Strtol(s)
+	if rest != "" {
 		return 0, false
-	}
-	n, err := strconv.ParseInt(s[i:k], 10, 64)
-	if err != nil { // out of range: strtol gives LONG_MAX or LONG_MIN
-		n = math.MaxInt64
-		if s[j-1] == '-' && j > i {
-			n = math.MinInt64
-		}
 	}
 	return int(max(min(n, math.MaxInt32), math.MinInt32)), true
 }

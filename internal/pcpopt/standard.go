@@ -1,6 +1,7 @@
 package pcpopt
 
 import (
+	"math"
 	"os"
 	"strings"
 
@@ -345,7 +346,8 @@ func localSpecError(spec string) string {
 		}
 		rest = rest[1:]
 	default:
-		dom, after := cLong(rest)
+		n, after := Strtol(rest)
+		dom := int32(n) // libpcp keeps strtol's long in an int
 		if (after != "" && after[0] != ',') || dom < 0 || dom > 510 {
 			return "bad domain in spec"
 		}
@@ -372,10 +374,11 @@ func localSpecError(spec string) string {
 	return ""
 }
 
-// cLong reads a number at the start of s as strtol(s, &end, 10) does,
-// returning it (-1 when out of range, as the int libpcp keeps it is
-// then) and what follows; with no digits, nothing is read.
-func cLong(s string) (int64, string) {
+// Strtol reads a number at the start of s as strtol(s, &end, 10) does:
+// leading white space, a sign, decimal digits, saturating at the int64
+// limits. It returns the number and what follows it; with no digits it
+// reads nothing (0 and all of s).
+func Strtol(s string) (int64, string) {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
 		i++
@@ -386,21 +389,22 @@ func cLong(s string) (int64, string) {
 		i++
 	}
 	j := i
-	var n int64
+	var n uint64
 	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		if n < 1<<40 {
-			n = n*10 + int64(s[j]-'0')
+		if n <= math.MaxInt64 {
+			n = n*10 + uint64(s[j]-'0')
 		}
 		j++
 	}
-	if j == i {
+	switch {
+	case j == i:
 		return 0, s
+	case neg && n > math.MaxInt64:
+		return math.MinInt64, s[j:]
+	case neg:
+		return -int64(n), s[j:]
+	case n > math.MaxInt64:
+		return math.MaxInt64, s[j:]
 	}
-	if n >= 1<<40 {
-		return -1, s[j:]
-	}
-	if neg {
-		n = -n
-	}
-	return n, s[j:]
+	return int64(n), s[j:]
 }
