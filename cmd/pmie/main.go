@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,11 +107,6 @@ func (s settings) via() string {
 }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// pmie runs for long and holds little: trade a little CPU for a
-		// smaller footprint
-		debug.SetGCPercent(50)
-	}
 	defer func() {
 		// the last guard: a bug is reported as one line, never a stack
 		// dump over the operator's terminal (output already written

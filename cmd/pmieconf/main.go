@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/source"

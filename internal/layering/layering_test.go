@@ -70,6 +70,7 @@ var table = map[string]layer{
 	"internal/realtest":       {},
 	"internal/waker":          {},
 	"internal/oneproc":        {},
+	"internal/hugeheap":       {},
 	"internal/pcpopt":         {imports: []string{"pmapi"}},
 	"internal/mmv":            {imports: []string{"pmapi"}},
 	"internal/pmieconf":       {imports: []string{"lang", "pmapi", "internal/pmiestats"}},
@@ -87,11 +88,11 @@ var table = map[string]layer{
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
-		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc"),
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap"),
 		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
-	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
-	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
+	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt", "internal/hugeheap"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
+	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf", "internal/hugeheap"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
 	"cmd/pmietest":    {imports: []string{"internal/ruletest"}},
 	"examples":        {},
 	"examples/vmstat": {imports: []string{"pmapi", "pmapi/fetchgroup", "pmapi/source"}},

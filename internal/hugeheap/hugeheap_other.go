@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugeheap
+
+// stop does nothing where no advice was given.
+func stop() {}
