@@ -144,7 +144,7 @@ class Gen:
         r = self.r
         x = r.random()
         if x < 0.03:
-            return leaf(r.choice(["no.such.metric", "sample", "disk", "kernel.all", "dv.r1", "dv.r2",
+            return leaf(r.choice(["no.such.metric", "sample", "disk", "kernel.all", "dv.nosuch",
                                   "a", "hinv.ncpu.x"]))
         if x < 0.06 and self.strs:
             return leaf(r.choice(self.strs).name)
@@ -254,6 +254,9 @@ class Gen:
             i = r.randrange(len(s))
             return s[:i] + r.choice(["@", "$", "'", "\"", "(", ")", "[", "]", ",", " ", "%", "&", "|",
                                      "=", "\\", "#", ";", "{", "}", "~", "^", "`", "0x", "."]) + s[i:]
+        if x < 0.85:
+            i = r.randrange(len(s) + 1)
+            return s[:i] + r.choice(["é", "\t", "\u00a0", "ü", "\t\t", "€"]) + s[i:]
         return r.choice(["", " ", "()", "1 2", "a.b.", "a..b", ".a", "1.2.3", "rate()", "rate(1)",
                          "sum(1+2)", "mkconst()", "mkconst(1)", "rescale(1)", "matchinst(/a/)",
                          "anon()", "count()", "scalar()", "1 ? 2", "? 1 : 2", "1 : 2"])
@@ -286,7 +289,17 @@ def gen_config(g, r):
         names.append(name)
     if r.random() < 0.1:
         lines.insert(r.randrange(len(lines) + 1), [None, None, r.choice(
-            ["# comment", "", "   ", "#", "junk line", "= 3", "dv.x ="]), None])
+            ["# comment", "", "   ", "#", "junk line", "= 3", "dv.x =", " # indented", "dv.x = 1 # c",
+             "\t", "dv.é = 1", "dv.x\t=\t2"]), None])
+    for _ in range(r.choice([0, 0, 0, 1, 2, 3])):
+        # help text attributes: name(attr) = value
+        name = r.choice(names + ["dv.none", "hinv.ncpu"])
+        attr = r.choice(["oneline", "oneline", "helptext", "helptext", "bogus", "ONELINE", ""])
+        val = r.choice(["plain text", "'single'", '"double"', "'multi\nline'", '"esc \\" q"',
+                        "'trailing' text", "", '"unterminated', "'a\\\nb'", "text \\", "é ü",
+                        '"tab\there"'])
+        sep = r.choice([" = ", "=", " =\t"])
+        lines.insert(r.randrange(len(lines) + 1), [None, None, "%s(%s)%s%s" % (name, attr, sep, val), None])
     return lines, names
 
 
@@ -294,7 +307,10 @@ def conf_text(lines):
     out = []
     for name, sep, text, _ in lines:
         out.append(text if name is None else name + sep + text)
-    return "".join(l + "\n" for l in out)
+    text = "".join(l + "\n" for l in out)
+    if len(out) > 1 and sum(map(ord, text)) % 29 == 0:
+        text = text[:-1]  # sometimes no newline at the end
+    return text
 
 # ---------------------------------------------------------------- commands
 
