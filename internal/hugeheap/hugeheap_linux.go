@@ -1,8 +1,6 @@
 package hugeheap
 
 import (
-	"os"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -26,7 +24,7 @@ var probe *[64]byte
 var arena uintptr
 
 func init() {
-	if unsafe.Sizeof(uintptr(0)) != 8 || disabled(os.Getenv("GODEBUG")) {
+	if unsafe.Sizeof(uintptr(0)) != 8 || disabled(getenv("GODEBUG")) {
 		return
 	}
 	probe = new([64]byte)
@@ -51,15 +49,45 @@ func stop() {
 	}
 }
 
-// disabled reports whether a GODEBUG value sets disablethp.
+// disabled reports whether a GODEBUG value sets disablethp to a number
+// other than 0, as the runtime reads it: the last setting that is a
+// number holds.
 func disabled(godebug string) bool {
 	on := false
-	for _, kv := range strings.Split(godebug, ",") {
-		if v, ok := strings.CutPrefix(kv, "disablethp="); ok {
-			on = v == "1" // the last setting holds, as the runtime reads it
+	for godebug != "" {
+		kv := godebug
+		godebug = ""
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == ',' {
+				kv, godebug = kv[:i], kv[i+1:]
+				break
+			}
+		}
+		const key = "disablethp="
+		if len(kv) <= len(key) || kv[:len(key)] != key {
+			continue
+		}
+		n, ok := 0, true
+		for _, c := range []byte(kv[len(key):]) {
+			if c < '0' || c > '9' {
+				ok = false
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		if ok {
+			on = n != 0
 		}
 	}
 	return on
+}
+
+// getenv is os.Getenv; the package imports no more than syscall, so as
+// to be initialised as early as can be, before the packages that
+// allocate.
+func getenv(k string) string {
+	v, _ := syscall.Getenv(k)
+	return v
 }
 
 // madvise gives advice on memory that need not be one Go object (nor

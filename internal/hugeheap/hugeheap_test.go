@@ -89,6 +89,10 @@ func TestDisabled(t *testing.T) {
 		"madvdontneed=1":              false,
 		"xdisablethp=1":               false,
 		"disablethp=1,madvdontneed=1": true,
+		"disablethp=2":                true,
+		"disablethp=1,disablethp=x":   true,
+		"disablethp=":                 false,
+		",,disablethp=1,":             true,
 	} {
 		if got := disabled(godebug); got != want {
 			t.Errorf("disabled(%q) = %v, want %v", godebug, got, want)
