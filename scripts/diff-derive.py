@@ -312,6 +312,52 @@ def conf_text(lines):
         text = text[:-1]  # sometimes no newline at the end
     return text
 
+# ---------------------------------------------------------------- namespaces
+
+
+def gen_pmns(r, ms):
+    """A random ASCII PMNS (pmns(5)) over some metrics of ms, sometimes
+    damaged, and names to ask for."""
+    picked = r.sample(ms, min(len(ms), r.randint(1, 12)))
+    kids = {"root": []}
+    for m in picked:
+        parts = m.name.split(".")
+        for i in range(len(parts)):
+            parent = ".".join(parts[:i]) or "root"
+            node = ".".join(parts[:i + 1])
+            kids.setdefault(parent, [])
+            if i == len(parts) - 1:
+                entry = "%s\t%s" % (parts[i], m.pmid.replace(".", ":"))
+            else:
+                entry = parts[i]
+                kids.setdefault(node, [])
+            if entry not in kids[parent]:
+                kids[parent].append(entry)
+    lines = []
+    for node, ks in kids.items():
+        lines.append("%s {" % node)
+        lines += ["    " + k for k in ks]
+        lines.append("}")
+    for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
+        x = r.random()
+        i = r.randrange(len(lines))
+        if x < 0.2:
+            del lines[i]
+        elif x < 0.35:
+            lines.insert(i, lines[i])
+        elif x < 0.6:
+            lines[i] = re.sub(r"\d+:\d+:\d+", r.choice(["60:x:1", "60:1", "511:0:1", "29:*:*", "1:2:3:4",
+                                                         "60:0:99999999", "600:0:1", "-1:0:1", "60.0.1"]),
+                              lines[i])
+        elif x < 0.8:
+            lines.insert(i, r.choice(["junk", "}", "{", "root {", "# comment", "/* c */", "#define X 1",
+                                      "    extra\t1:2:3", "    9bad\t1:2:3", "    a.b\t1:2:3", "", "\t",
+                                      "#include \"/nonexistent\"", "    é\t1:2:3"]))
+        else:
+            lines[i] = lines[i].replace("{", r.choice(["", "{ {", "["]), 1)
+    names = [m.name for m in picked]
+    return "".join(l + "\n" for l in lines), names
+
 # ---------------------------------------------------------------- commands
 
 FLAGS = ["-d", "-f", "-F", "-x", "-l", "-T", "-m", "-M", "-I", "-t", "-s", "-v"]
@@ -505,8 +551,18 @@ def main():
         g = Gen(r, ms)
         lines, names = gen_config(g, r)
         args = gen_cmd(r, arch, names, small, ms)
+        if r.random() < 0.12 and "-a" in args:
+            text, pnames = gen_pmns(r, ms)
+            pmns = os.path.join(work, "pmns")
+            with open(pmns, "w") as f:
+                f.write(text)
+            args = [r.choice(["-n", "-n", "-N"]), pmns] + args
+            if r.random() < 0.5:
+                args += r.sample(pnames, min(len(pnames), 2))
         via_c = r.random() < 0.1
         conf = os.path.join(work, "conf")
+        if os.path.exists(os.path.join(work, "pmns")):
+            os.remove(os.path.join(work, "pmns"))
         with open(conf, "w") as f:
             f.write(conf_text(lines))
         (ro, re_, rc), (oo, oe, oc) = outcome(ours, args, conf, via_c, work)
@@ -534,6 +590,8 @@ def main():
         d = os.path.join(a.o, "case%04d" % case)
         os.makedirs(d)
         shutil.copy(conf, os.path.join(d, "conf"))
+        if os.path.exists(os.path.join(work, "pmns")):
+            shutil.copy(os.path.join(work, "pmns"), os.path.join(d, "pmns"))
         cl = ("-c conf " if via_c else "") + " ".join("'%s'" % x for x in args)
         env = "PCP_DERIVED_CONFIG=" + ("" if via_c else "conf")
         with open(os.path.join(d, "cmd"), "w") as f:
