@@ -203,7 +203,9 @@ func countOf(buf []Truth, start, stride, m int) float64 {
 
 // reduceInto stores the reduction of n values of a's buffer (raw when raw
 // is set, otherwise its newest sample) at position out of x's newest
-// sample.
+// sample. Where the buffer holds none of them (a comparison of strings
+// over no instances is known, with no values), pmie reads a zeroed slot
+// of its buffer: an aggregate is 0, a count 0 and a quantifier false.
 func (x *Node) reduceInto(r reducer, a *Node, raw bool, start, stride, n, out int) {
 	if r.num != nil {
 		buf := a.num
@@ -234,7 +236,7 @@ func (x *Node) reduceInto(r reducer, a *Node, raw bool, start, stride, n, out in
 		}
 		return
 	}
-	t := Unknown
+	t := False
 	if ok {
 		t = r.truth(buf, start, stride, m, n, x.pcntOf())
 	}

@@ -376,6 +376,20 @@ func (b *Builder) Binary(op Op, a1, a2 *Node) *Node {
 	return x
 }
 
+// Partial is what pmie builds of &&, || or an action list, op, when only
+// its left operand a1 could be built (the right one had an error; pmie
+// drops arithmetic operators without both operands): a node with
+// a1's domains, so that the checks of the operators above it (a rule's
+// single truth, other operands' domains) report what pmie reports. The
+// statement has an error already, so the node is never evaluated; it has
+// no evaluator. Without an error to account for it, it is nil.
+func (b *Builder) Partial(op Op, a1 *Node) *Node {
+	if b.errs == 0 {
+		return nil
+	}
+	return newNode(op, a1, nil, a1.hdom, a1.idom, a1.tdom, abs(a1.tdom), a1.sem)
+}
+
 // Domain is an aggregate or quantifier, op, over dom.
 func (b *Builder) Domain(op Op, dom lang.Domain, a *Node) *Node {
 	if a == nil {

@@ -63,20 +63,56 @@ func (c *Compiler) at(l lang.Loc) {
 // before the error looked up and its rules counted; one whose rule name
 // is taken is made whole, and only if that makes an expression does pmie
 // say that the name is taken (Dropped reports whether it does).
-func (c *Compiler) Dropped(d *lang.Dropped) (dup bool) {
+//
+// A statement the parser completed before a stray token after it
+// (d.Reduced) is built as pmie builds it, with its metrics looked up: if
+// that makes an expression, an unnamed one uses up an expr_N name, and
+// one without errors takes its name (made lists the names taken), but
+// none is evaluated. An unnamed statement of which pmie built something
+// (d.Anon) uses up an expr_N name if its metrics were found.
+func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 	b := c.B
 	b.Begin()
 	defer func() { b.here, b.metrics = here{}, nil }()
 	if d.Stmt != nil {
 		c.at(d.Stmt.Loc)
-		return c.expr(d.Stmt.X) != nil
+		return c.expr(d.Stmt.X) != nil, nil
 	}
-	b.rules += d.Rules
+	rules := b.rules + d.Rules
+	if len(d.Reduced) > 0 {
+		for _, st := range d.Reduced {
+			if name, ok := c.reduced(st); ok {
+				made = append(made, name)
+			}
+		}
+		b.rules = rules
+		return false, made
+	}
+	b.rules = rules
+	found := true
 	for _, m := range d.Metrics {
 		c.at(m.Loc)
-		c.metric(m)
+		found = c.metric(m) != nil && found
 	}
-	return false
+	if d.Anon && found {
+		b.NextName()
+	}
+	return false, nil
+}
+
+// reduced builds st as pmie does a statement it completes before finding
+// an error after it, and reports the name it takes, if any.
+func (c *Compiler) reduced(st *lang.Stmt) (string, bool) {
+	c.at(st.Loc)
+	x := c.expr(st.X)
+	if x == nil {
+		return "", false
+	}
+	name := st.Name
+	if st.Anonymous {
+		name = c.B.NextName()
+	}
+	return name, c.B.errs == 0 && x.Op != OpNop
 }
 
 // expr compiles an expression bottom up, operands left to right as pmie's
@@ -127,7 +163,7 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 			break
 		}
 		x := c.expr(e.X)
-		defer c.reducedAt(parenthesized(e.X))()
+		defer c.reducedAt(e)()
 		if op == OpPcnt {
 			return b.Percent(e.Percent, e.Dom, x)
 		}
@@ -138,7 +174,7 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 			break
 		}
 		x := c.expr(e.X)
-		defer c.reducedAt(parenthesized(e.X))()
+		defer c.reducedAt(e)()
 		return b.Domain(op, e.Dom, x)
 	case *lang.Action:
 		return c.action(e)
@@ -208,6 +244,7 @@ func (c *Compiler) unary(e *lang.Unary) *Node {
 	if x == nil {
 		return nil
 	}
+	defer c.reducedAt(e)()
 	switch op {
 	case OpRate:
 		return b.Rate(x)
@@ -226,18 +263,18 @@ func (c *Compiler) binary(e *lang.Binary) *Node {
 	}
 	x := c.expr(e.X)
 	y := c.expr(e.Y)
+	defer c.reducedAt(e)()
 	switch {
 	case e.Op.IsRelational():
-		if _, ok := e.Y.(*lang.String); ok {
-			// pmie reduces a comparison with a string at the string
-			defer c.reducedAt(e.Y)()
-		}
 		return b.Rel(op, x, y)
 	case ops[op].operand == lang.TypeAction:
-		if y == nil {
-			return nil
+		if x != nil && y == nil {
+			return b.Partial(op, x)
 		}
 		return b.Actions(op, x, y)
+	}
+	if x != nil && y == nil && (op == OpAnd || op == OpOr) {
+		return b.Partial(op, x)
 	}
 	if x == nil || y == nil {
 		return nil
@@ -296,22 +333,63 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 	}
 }
 
-// reducedAt has the diagnostics of what is built next say that pmie
-// reduced it at the last token of x (see here.at), unless x is nil or
-// came from a macro; the function it returns undoes that.
+// reducedAt has the diagnostics of what is built next (x's node) say
+// where pmie reduced x (see here.atLine) when its parser did so having
+// read x's last token but not the one after it; the function it returns
+// undoes that.
 func (c *Compiler) reducedAt(x lang.Expr) func() {
-	if x == nil || x.Where().From != nil {
+	early, peek := reducedEarly(x)
+	if !early || c.Src == nil {
 		return func() {}
 	}
-	c.B.here.at = x.Where().Span.End.Offset
-	return func() { c.B.here.at = 0 }
+	end := x.Where().Span.End.Offset
+	line := c.Src.Pos(end - 1).Line
+	if t := c.Src.Text; peek && end < len(t) && t[end] == '\n' {
+		line++ // the scanner read the newline to find the token's end
+	}
+	c.B.here.atLine = line
+	return func() { c.B.here.atLine = 0 }
 }
 
-// parenthesized is x if it is in parentheses, else nil: pmie reduces an
-// aggregate or quantifier at the ")" of its operand.
-func parenthesized(x lang.Expr) lang.Expr {
-	if p, ok := x.(*lang.Paren); ok {
-		return p
+// reducedEarly reports whether pmie's parser reduces x as soon as it has
+// read x's last token: x ends with a token that nothing can extend (a ")",
+// a string compared with == or !=, the last number of a sample qualifier
+// @N..M, true or false), and every construct between that token and x is
+// one that nothing after it can extend either (a prefix operator, an
+// aggregate or quantifier, the right operand of &&, ||, * or /, which
+// bind at least as tightly as anything that could follow). Anything
+// ending in another number, a metric without @, or an action could go
+// on, as could the right operand of + or - (by * or /), so pmie reads
+// the next token first. peek says the last token is a word or number,
+// whose end the scanner finds by reading the character after it. Text
+// from a macro is not placed.
+func reducedEarly(x lang.Expr) (early, peek bool) {
+	if x == nil || x.Where().From != nil {
+		return false, false
 	}
-	return nil
+	switch x := x.(type) {
+	case *lang.Paren:
+		return true, false
+	case *lang.Metric:
+		return x.Samples != nil, true
+	case *lang.Bool:
+		return true, true
+	case *lang.Binary:
+		switch {
+		case x.Op.IsRelational():
+			_, str := x.Y.(*lang.String)
+			return str && x.Y.Where().From == nil, false
+		case x.Op == lang.OpAnd || x.Op == lang.OpOr || x.Op == lang.OpMul || x.Op == lang.OpDiv:
+			return reducedEarly(x.Y)
+		}
+	case *lang.Unary:
+		return reducedEarly(x.X)
+	case *lang.Quant:
+		return reducedEarly(x.X)
+	case *lang.Aggr:
+		return reducedEarly(x.X)
+	case *lang.MatchInst:
+		return reducedEarly(x.X)
+	}
+	return false, false
 }

@@ -21,11 +21,10 @@ type here struct {
 	loc lang.Loc // the node being compiled
 	// line is the line pmie reports for the statement (lang.PmieLine).
 	line int
-	// at is, where pmie reduces the construct being built without
-	// reading on (after a string operand of == or !=, or the ")" of an
-	// aggregate's or quantifier's operand), the offset just after the
-	// token it stopped at; pmie then reports that token's line.
-	at int
+	// atLine is, where pmie reduces the construct being built without
+	// reading on (Compiler.reducedAt), the line its scanner stopped at,
+	// which pmie then reports.
+	atLine int
 }
 
 // report hands Report a diagnostic at the node being compiled: msg in our
@@ -36,8 +35,8 @@ func (b *Builder) report(sev lang.Severity, msg string, pcp lang.PCPForm) {
 	}
 	h := b.here
 	pcp.Line = h.line
-	if h.at > 0 && h.src != nil {
-		pcp.Line = h.src.Pos(h.at - 1).Line
+	if h.atLine > 0 {
+		pcp.Line = h.atLine
 	}
 	b.Report(&lang.Diagnostic{Severity: sev, Src: h.src, Span: h.loc.Span, Msg: msg, PCP: pcp,
 		Notes: lang.ExpansionNotes(h.src, h.loc.From)})

@@ -429,9 +429,11 @@ func appendQuoted(rt *Runtime, b []byte, arg string, q Quoter, err *error) []byt
 			var e error
 			if code == 'v' {
 				b, e = appendQuotedValue(rt, b, q, it.values, it.i)
-			} else {
-				rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values)
+			} else if rt.value = appendCode(rt.value[:0], code, it.i, &it.hb, it.values); it.hb.defines(code) {
 				b, e = q.Value(b, rt.value)
+			} else {
+				// pmie's "<%i undefined>" is its text, not a value
+				b = q.Literal(b, string(rt.value))
 			}
 			if e != nil && *err == nil {
 				*err = fmt.Errorf("%%%c %w", code, e)
@@ -542,6 +544,14 @@ func appendCode(b []byte, code byte, i int, hb *hostInst, x2 *Node) []byte {
 		return appendOr(b, hb.Conn, hb.hasHost, "<%c undefined>")
 	}
 	return b
+}
+
+// defines reports whether hb has what %h, %i or %c (code) stands for.
+func (hb *hostInst) defines(code byte) bool {
+	if code == 'i' {
+		return hb.hasInst
+	}
+	return hb.hasHost
 }
 
 // appendOr appends s if ok, otherwise instead.

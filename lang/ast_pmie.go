@@ -208,4 +208,14 @@ type Dropped struct {
 	// after all, pmie keeps the statement.
 	Dup  *Diagnostic
 	Stmt *Stmt
+	// Reduced are the statements pmie's parser completed before a stray
+	// token after them was found (a rule followed by "&&", say): pmie
+	// registered each (its name is taken, an unnamed one used up an
+	// expr_N) but evaluates none of them.
+	Reduced []*Stmt
+	// Anon says that the statement is unnamed and that pmie built an
+	// expression of it despite its error (the left operand of && or ||
+	// whose right operand failed), which used up an expr_N name, if the
+	// metrics it looked up were found.
+	Anon bool
 }

@@ -69,7 +69,7 @@ func newPmieSession(name, text string) *pmieSession {
 	src := NewSource(name, text)
 	s := &pmieSession{src: src, macros: map[string]*macroDef{}, rules: map[string]bool{},
 		file: &File{Src: src, Macros: map[string]*Stmt{}}}
-	s.lx = &pmieLexer{s: s, rd: charReader{inputs: []*pinput{{text: text, lno: 1}}}}
+	s.lx = &pmieLexer{s: s, rd: charReader{inputs: []*pinput{{text: text, lno: 1}}, end: len(text)}}
 	for _, m := range reservedMacros {
 		s.macros[m] = &macroDef{kind: macroReserved}
 	}
@@ -156,12 +156,19 @@ func (s *pmieSession) statement() *Stmt {
 	s.errs, s.header = 0, nil
 	s.stmt = Dropped{Start: -1, Diag: len(s.file.Diags)}
 	var last *Stmt
-	c.reduced = func(name *token, x pv, toks []token) { last = s.reduce(name, x, toks) }
+	var early []*Stmt // reduced, then replaced by a later reduction
+	c.reduced = func(name *token, x pv, toks []token) {
+		if last != nil {
+			early = append(early, last)
+		}
+		last = s.reduce(name, x, toks)
+	}
 	c.statement()
+	s.stmt.Reduced = early
 	switch {
 	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil:
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon:
 		d := s.stmt
 		if len(c.toks) > 0 {
 			d.Start = c.toks[0].start
@@ -203,7 +210,9 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	}
 	if s.errs > 0 {
 		// pmie drops an expression with an error; it would still define a
-		// macro, but no clean text is left to define it from.
+		// macro, but no clean text is left to define it from. What it
+		// built (&& or || whose right operand failed) used up the name.
+		s.stmt.Anon = anon && x.v == vExpr
 		return nil
 	}
 	if x.x == nil {

@@ -34,6 +34,7 @@ type pinput struct {
 
 type charReader struct {
 	inputs []*pinput // innermost last
+	end    int       // the file's length: where its end of input is
 }
 
 func (r *charReader) top() *pinput {
@@ -49,7 +50,7 @@ func (r *charReader) nextc() pchar {
 	for {
 		in := r.top()
 		if in == nil {
-			return pchar{c: eofc}
+			return pchar{c: eofc, start: r.end, end: r.end}
 		}
 		if in.qhead < len(in.queue) {
 			ch := in.queue[in.qhead]

@@ -449,7 +449,13 @@ func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *ti
 		if w.Origin, err = ParseTime(origin, w.Start, w.End, loc); err != nil {
 			return w, false, err
 		}
-		w.Origin = max(w.Start, min(w.Origin, w.End))
+		// libpcp moves the origin into the window, the start first: with
+		// a start past the end (-S beyond the archive), it is the end.
+		if w.Origin < w.Start {
+			w.Origin = w.Start
+		} else if w.Origin > w.End {
+			w.Origin = w.End
+		}
 		if align != "" {
 			a := roundUp(w.Origin, delta)
 			if a > w.End {

@@ -97,8 +97,14 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 		case d.Stmt != nil && !made[d.Stmt.Name]:
 			skip[d.Dup] = true
 			compile(d.Stmt)
-		case !comp.Dropped(d) && d.Dup != nil:
-			skip[d.Dup] = true
+		default:
+			dup, names := comp.Dropped(d)
+			for _, n := range names {
+				made[n] = true
+			}
+			if !dup && d.Dup != nil {
+				skip[d.Dup] = true
+			}
 		}
 	}
 	next := 0

@@ -228,6 +228,7 @@ func TestRealAlertmanager(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for more than a minute")
 	}
+	t.Parallel() // mostly waits, beside the other tests that mostly wait
 	am := startAM(t)
 	host := pmcdtest.Start(t, pmcdtest.Sample("amtest"))
 	setLoad(host, 2, 3)

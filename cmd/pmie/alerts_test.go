@@ -21,7 +21,10 @@ var builtNotifier struct {
 	err  error
 }
 
-// useNotifier builds pmie-notify (once) and has pmie use it.
+// useNotifier builds pmie-notify (once) and has pmie use it: it sets
+// $PMIE_NOTIFY for the whole test process (the same path for every test,
+// so that tests that run in parallel may use it too). TestMain removes
+// it at the end.
 func useNotifier(t testing.TB) {
 	t.Helper()
 	builtNotifier.once.Do(func() {
@@ -34,12 +37,13 @@ func useNotifier(t testing.TB) {
 		out, err := exec.Command("go", "build", "-o", builtNotifier.path, "../pmie-notify").CombinedOutput()
 		if err != nil {
 			builtNotifier.err = fmt.Errorf("building pmie-notify: %v\n%s", err, out)
+			return
 		}
+		builtNotifier.err = os.Setenv("PMIE_NOTIFY", builtNotifier.path)
 	})
 	if builtNotifier.err != nil {
 		t.Fatal(builtNotifier.err)
 	}
-	t.Setenv("PMIE_NOTIFY", builtNotifier.path)
 }
 
 // alertServer keeps what is POSTed to it, by path.

@@ -77,17 +77,31 @@ func (p *livePmie) stop() int {
 	}
 }
 
-// waitFor waits until cond holds (or fails the test after limit).
-func (p *livePmie) waitFor(what string, limit time.Duration, cond func() bool) time.Duration {
+// hangBound is how long a live test waits for something that should
+// come before it takes it as never coming: long enough for a machine
+// loaded many times over (a test that times how long things take is a
+// benchmark, not a test).
+const hangBound = 2 * time.Minute
+
+// waitFor waits until cond holds, returning how long that took; expect is
+// how long that takes on a machine not loaded, said in the test's log
+// when exceeded. The test fails if cond does not hold within hangBound
+// (or expect, if longer).
+func (p *livePmie) waitFor(what string, expect time.Duration, cond func() bool) time.Duration {
 	p.t.Helper()
 	start := time.Now()
+	limit := max(expect, hangBound)
 	for !cond() {
 		if time.Since(start) > limit {
 			p.t.Fatalf("no %s after %v; pmie said:\n%s", what, limit, p.errs.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return time.Since(start)
+	took := time.Since(start)
+	if took > expect {
+		p.t.Logf("%s took %v, more than the %v expected (a loaded machine?)", what, took, expect)
+	}
+	return took
 }
 
 // endpoint waits for pmie-notify's HTTP endpoint and returns its URL.
@@ -147,9 +161,9 @@ other = hinv.ncpu > 0;
 `
 
 // TestDaemonReload runs pmie as a daemon and edits its files under it:
-// a rule file saved over (renamed) applies within 2 s, with the
-// unchanged rule keeping its holdoff (its action does not run again) and
-// no extra evaluation; a broken edit keeps everything running and logs
+// a rule file saved over (renamed) applies (in well under 2 s on a
+// machine not loaded), with the unchanged rule keeping its holdoff (its
+// action does not run again) and no extra evaluation; a broken edit keeps everything running and logs
 // the error with file:line:col (and a YAML edit made meanwhile is
 // refused too: the transaction is every file); once mended, both apply.
 func TestDaemonReload(t *testing.T) {
@@ -262,7 +276,7 @@ func TestReloadLeaks(t *testing.T) {
 	if n := reloaded(); n != 100 {
 		t.Errorf("%d reloads logged, want 100", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangBound)
 	for time.Now().Before(deadline) && (runtime.NumGoroutine() > goroutines+2 || openFDs(t) > fds+2) {
 		time.Sleep(50 * time.Millisecond)
 	}

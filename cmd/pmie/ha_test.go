@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -210,6 +213,34 @@ func (r *replica) hostsFetched() []string {
 	return out
 }
 
+// waitFor waits until cond holds, failing the test (with the replica's
+// log) if it does not within hangBound.
+func (r *replica) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	for end := time.Now().Add(hangBound); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			b, _ := os.ReadFile(r.log)
+			r.t.Fatalf("%s: no %s after %v:\n%s", r.name, what, hangBound, b)
+		}
+	}
+}
+
+// evaluations is how many times the replica has evaluated rule, as its
+// /metrics says (0 if it does not answer).
+func (r *replica) evaluations(rule string) int {
+	resp, err := http.Get("http://" + r.listen + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	n := 0
+	if m := regexp.MustCompile(`(?m)^pmie_rule_evaluations_total\{rule="` + rule + `"\} (\d+)$`).FindSubmatch(b); m != nil {
+		n, _ = strconv.Atoi(string(m[1]))
+	}
+	return n
+}
+
 // TestHAFleet runs 2 shards x 2 replicas of pmie over 200 stand-in hosts
 // against a cluster of three real Alertmanagers: a rule fires on a known
 // subset of the hosts, and every alert reaches the receiver exactly
@@ -221,6 +252,7 @@ func TestHAFleet(t *testing.T) {
 		t.Skip("runs for about a minute")
 	}
 	realtest.Require(t, realtest.Alertmanager)
+	t.Parallel() // mostly waits, beside the other tests that mostly wait
 	useNotifier(t)
 	const n = 200
 	servers := make([]*pmcdtest.Server, n)
@@ -365,6 +397,7 @@ func TestRestartPagesNobody(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts pmie four times")
 	}
+	t.Parallel() // mostly waits, beside the other tests that mostly wait
 	useNotifier(t)
 	host := pmcdtest.Start(t, pmcdtest.Sample("hot"))
 	host.SetValues("hinv.ncpu", []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.U32(16)}})
@@ -380,26 +413,28 @@ func TestRestartPagesNobody(t *testing.T) {
 		yaml := writeFile(t, dir, "pmie.yaml", "rule_files: [rules.pmie]\nsources: {host: '"+host.Spec()+"'}\n"+state+
 			"receivers: [{name: hook, type: webhook, url: '"+srv.URL+path+"'}]\ndefault_receiver: hook\n")
 		r := &replica{t: t, name: "single", log: filepath.Join(dir, "pmie.log"), args: []string{"--yaml-config", yaml},
-			env: append(ourEnv(), "PMIE_MMV=false")}
+			listen: fmt.Sprintf("127.0.0.1:%d", freePort(t))}
+		r.env = append(ourEnv(), "PMIE_MMV=false", "PMIE_HTTP_LISTEN_ADDRESS="+r.listen)
 		r.start()
 		t.Cleanup(r.kill)
-		deadline := time.Now().Add(20 * time.Second)
-		for hook.count(path) == 0 {
-			if time.Now().After(deadline) {
-				b, _ := os.ReadFile(r.log)
-				t.Fatalf("no alert:\n%s", b)
-			}
-			time.Sleep(50 * time.Millisecond)
+		r.waitFor("the alert", func() bool { return hook.count(path) > 0 })
+		if keep { // the state file written, with the action's time and the alert
+			r.waitFor("the state file", func() bool {
+				var s savedState
+				b, err := os.ReadFile(filepath.Join(dir, "pmie.state"))
+				return err == nil && json.Unmarshal(b, &s) == nil && len(s.Actions) > 0 && len(s.Firing) > 0
+			})
 		}
-		time.Sleep(3 * stateEvery) // the state file written
 		r.kill()
 		r.start()
-		time.Sleep(4 * time.Second) // several evaluations, the rule still true
-		r.kill()
 		want := 1
 		if !keep {
 			want = 2
+			r.waitFor("the alert again", func() bool { return hook.count(path) == 2 })
 		}
+		// several evaluations, the rule still true
+		r.waitFor("4 evaluations", func() bool { return r.evaluations("hot") >= 4 })
+		r.kill()
 		if n := hook.count(path); n != want {
 			b, _ := os.ReadFile(r.log)
 			t.Errorf("state file %v: %d alerts, want %d\n%s", keep, n, want, b)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -113,7 +112,7 @@ func TestSyslogSideBySide(t *testing.T) {
 					t.Errorf("%v sent %q: no RFC 3164 header", argv[0], m)
 				}
 				sent[i] = append(sent[i], stampPID.ReplaceAllString(m, "${1}TIME ${2}[PID]: "))
-			case <-time.After(5 * time.Second):
+			case <-time.After(hangBound):
 				t.Fatalf("%v sent only %q", argv[0], sent[i])
 			}
 		}
@@ -150,19 +149,22 @@ template(name="raw" type="string" string="%%PRI%% %%syslogtag%%%%msg%%\n")
 	return r
 }
 
+// start starts rsyslogd and waits for its socket (a socket left by one
+// before is removed first, so that it is this one's that is waited for).
 func (r *rsyslogd) start() {
 	r.t.Helper()
+	sock := filepath.Join(r.dir, "log")
+	os.Remove(sock)
 	r.cmd = exec.Command("/usr/sbin/rsyslogd", "-n", "-f", r.conf, "-i", filepath.Join(r.dir, "rsyslogd.pid"))
-	var errs bytes.Buffer
-	r.cmd.Stderr = &errs
+	errs := &lockedBuffer{}
+	r.cmd.Stderr = errs
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	for range 100 {
-		if _, err := os.Stat(filepath.Join(r.dir, "log")); err == nil {
+	for end := time.Now().Add(hangBound); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	r.t.Fatalf("rsyslogd made no socket: %s", errs.String())
 }
@@ -203,6 +205,8 @@ tick = hinv.ncpu > 0 -> syslog "-p daemon.warning" "tick %v" | print "alternativ
 	log := filepath.Join(dir, "pmie.log")
 	cmd := withDevLog(filepath.Join(dir, "log"), ourPmie("-c", rules, "-l", log, "-U", "root"))
 	cmd.Env = ourEnv()
+	said := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = said, said
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -211,15 +215,18 @@ tick = hinv.ncpu > 0 -> syslog "-p daemon.warning" "tick %v" | print "alternativ
 		cmd.Wait()
 	}()
 	messages := filepath.Join(dir, "messages")
-	if text := waitFor(t, messages, "tick ", 10*time.Second); !strings.Contains(text, "28 pcp-pmie[") {
-		t.Fatalf("rsyslogd got:\n%s", text)
+	if text := waitFor(t, messages, "tick ", hangBound); !strings.Contains(text, "28 pcp-pmie[") {
+		t.Fatalf("rsyslogd got:\n%s\npmie said:\n%s%s", text, said.String(), waitFor(t, log, "", 0))
 	}
 	r.stop()
-	time.Sleep(2500 * time.Millisecond) // two or three messages lost
+	// a message lost: the outage is said in the log
+	if text := waitFor(t, log, "cannot reach the system log", hangBound); !strings.Contains(text, "cannot reach the system log") {
+		t.Fatalf("rsyslogd stopped, but no outage said:\n%s", text)
+	}
 	os.Remove(messages)
 	r.start()
-	if text := waitFor(t, messages, "tick ", 10*time.Second); !strings.Contains(text, "tick ") {
-		t.Fatalf("nothing after rsyslogd came back:\n%s", text)
+	if text := waitFor(t, messages, "tick ", hangBound); !strings.Contains(text, "tick ") {
+		t.Fatalf("nothing after rsyslogd came back:\n%s\npmie said:\n%s%s", text, said.String(), waitFor(t, log, "", 0))
 	}
 	text := waitFor(t, log, "", 0)
 	if n := strings.Count(text, "cannot reach the system log"); n != 1 {
@@ -247,6 +254,50 @@ func pmieStats(t *testing.T, pid int) map[string]string {
 		}
 	}
 	return stats
+}
+
+// bothStats waits until the statistics files of the pmie processes a and
+// b both say they have made actual evaluations, and then until pmcd shows
+// both, returning what it shows of each.
+//
+// pmcd reads $PCP_TMP_DIR/pmie again only when the directory's
+// modification time changes, and leaves out the files it finds half made
+// (of the wrong size or version). Real pmie makes its file in steps, so a
+// pmcd asked for pmcd.pmie (by anyone) at that moment leaves that pmie out
+// until another pmie starts or stops. So when pmcd lacks one whose file is
+// whole, the directory's time is set to now: pmcd reads it again at the
+// next request, as it would once another pmie came.
+func bothStats(t *testing.T, a, b int, actual string) (sa, sb map[string]string) {
+	t.Helper()
+	dir := filepath.Join(pcpconf.Get("PCP_TMP_DIR"), pmiestats.Subdir)
+	whole := func() bool {
+		running, _ := pmiestats.Running(dir)
+		ra, aok := running[a]
+		rb, bok := running[b]
+		return aok && bok && strconv.Itoa(int(ra.Actual)) == actual && strconv.Itoa(int(rb.Actual)) == actual
+	}
+	deadline := time.Now().Add(time.Minute) // bounds a hang
+	for !whole() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no statistics files of pmie %d and %d with %s evaluations after a minute", a, b, actual)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for nudged := 0; ; nudged++ {
+		sa, sb = pmieStats(t, a), pmieStats(t, b)
+		if sa["eval.actual"] == actual && sb["eval.actual"] == actual {
+			if nudged > 0 {
+				t.Logf("pmcd read %s again %d times before it showed both pmie processes", dir, nudged)
+			}
+			return sa, sb
+		}
+		if time.Now().After(deadline) {
+			return sa, sb // the caller says what is missing
+		}
+		now := time.Now()
+		os.Chtimes(dir, now, now)
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // statsRules are evaluated once (an hour apart), so the counts stay put:
@@ -304,14 +355,7 @@ func TestStatsSideBySide(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		real := startDaemon(t, realPmie("-c", rules, "-l", filepath.Join(dir, "real.log")), "real.log")
 		ours := startDaemon(t, ourPmie("-c", rules, "-l", filepath.Join(dir, "ours.log")), "ours.log")
-		var rs, os_ map[string]string
-		for range 100 {
-			rs, os_ = pmieStats(t, real.cmd.Process.Pid), pmieStats(t, ours.cmd.Process.Pid)
-			if rs["eval.actual"] == "7" && os_["eval.actual"] == "7" {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		rs, os_ := bothStats(t, real.cmd.Process.Pid, ours.cmd.Process.Pid, "7")
 		if len(rs) != 10 {
 			t.Fatalf("real pmie's stats: %v", rs)
 		}
@@ -367,11 +411,11 @@ func TestPrimarySystemd(t *testing.T) {
 			if want := fmt.Sprintf("READY=1\nMAINPID=%d", d.cmd.Process.Pid); m != want {
 				t.Errorf("%s: notified %q, want %q", which, m, want)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangBound):
 			t.Fatalf("%s: no readiness notification", which)
 		}
 		// the PID file comes after readiness; wait for evaluation
-		waitFor(t, filepath.Join(dir, which+".log"), ": up", 10*time.Second)
+		waitFor(t, filepath.Join(dir, which+".log"), ": up", hangBound)
 		pidFile := filepath.Join(run, "pmie.pid")
 		b, err := os.ReadFile(pidFile)
 		if fi, _ := os.Stat(pidFile); err != nil || string(b) != strconv.Itoa(d.cmd.Process.Pid) || fi.Mode().Perm() != 0o444 {
@@ -425,6 +469,7 @@ func pmieCheck(t *testing.T, dir, which string, env []string, args ...string) st
 // rotates its log, as they do real pmie's.
 func TestPmieCheck(t *testing.T) {
 	realtest.Require(t, realtest.PmieCheck, realtest.Pmie, realtest.Pmcd)
+	t.Parallel() // mostly waits for pmie_check, beside the other tests that mostly wait
 	dir := openDir(t)
 	rules := filepath.Join(dir, "rules.pmie")
 	os.WriteFile(rules, []byte("delta = 1 hour;\nhinv.ncpu > 0 -> print \"checked\";\n"), 0o644)
@@ -466,7 +511,7 @@ func TestPmieCheck(t *testing.T) {
 		if out, err := daily.CombinedOutput(); err != nil {
 			t.Errorf("%s: pmie_daily: %v\n%s", which, err, out)
 		}
-		rotated := waitFor(t, log, "PID = ", 5*time.Second)
+		rotated := waitFor(t, log, "PID = ", hangBound)
 		if old, _ := filepath.Glob(log + ".2*"); len(old) != 1 || !strings.HasPrefix(rotated, "Log for pmie on ") ||
 			!strings.Contains(rotated, " rotated ") || !strings.Contains(rotated, fmt.Sprintf("pmie: PID = %d, via local:", pid)) {
 			t.Errorf("%s: after pmie_daily, old logs %v, new log:\n%s", which, old, rotated)
@@ -474,17 +519,13 @@ func TestPmieCheck(t *testing.T) {
 		stop := pmieCheck(t, dir, which, env, "-s", "-c", control)
 		t.Logf("%s: pmie_check -s:\n%s", which, stop)
 		gone := false
-		for range 50 {
-			if syscall.Kill(pid, 0) == syscall.ESRCH {
-				gone = true
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
+		for end := time.Now().Add(hangBound); !gone && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			gone = syscall.Kill(pid, 0) == syscall.ESRCH
 		}
 		if !gone {
 			t.Errorf("%s: pmie %d still running after pmie_check -s", which, pid)
 		}
-		if text := waitFor(t, log, "Log finished", 5*time.Second); !strings.Contains(text, "Log finished") {
+		if text := waitFor(t, log, "Log finished", hangBound); !strings.Contains(text, "Log finished") {
 			t.Errorf("%s: log not finished:\n%s", which, text)
 		}
 	}

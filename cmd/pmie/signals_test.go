@@ -24,7 +24,11 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtNotifier.path != "" {
+		os.RemoveAll(filepath.Dir(builtNotifier.path))
+	}
+	os.Exit(code)
 }
 
 // TestInterruptPhases checks what SIGINT and SIGTERM do at each stage.

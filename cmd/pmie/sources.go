@@ -495,12 +495,11 @@ func (src *sources) window(s settings, now float64, loc *time.Location) (span, e
 	if src.archive {
 		last = usec(src.last)
 	}
+	// A warning (an alignment that could not be applied) pmie ignores:
+	// it checks only for failure.
 	w, ok, err := pmapi.ParseTimeWindow(s.start, s.finish, s.align, s.origin, first, last, loc)
 	if !ok {
 		return span{}, err
-	}
-	if err != nil {
-		fmt.Fprint(src.log.w, err)
 	}
 	sec := func(t pmapi.Time) float64 {
 		if t == pmapi.Forever {

@@ -92,31 +92,51 @@ type File struct {
 // be, with mode 0777 less the umask, as pmie makes it), mapped into
 // memory, with logfile and the host "(uninitialized)" filled in. The file
 // is 0644.
+//
+// The file is made whole (its size and version set) under a name that is
+// no process ID, then renamed to its own: pmcd reads the directory again
+// only when its modification time changes, so a file it found half made
+// (empty, or of version 0, as pmie's own can be for a moment) would stay
+// out of pmcd.pmie until another pmie started or stopped.
 func Create(dir string, pid int, logfile string) (*File, error) {
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("cannot create stats file dir %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, strconv.Itoa(pid))
-	os.Remove(path)
-	fd, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_TRUNC, 0o644)
+	tmp := filepath.Join(dir, "."+strconv.Itoa(pid)+".new")
+	os.Remove(tmp)
+	fd, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	defer fd.Close()
+	mem, err := mapNew(fd, path)
+	if err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	putString(mem[offLogfile:offLogfile+pathLen], logfile)
+	putString(mem[offHost:offHost+hostLen], "(uninitialized)")
+	binary.NativeEndian.PutUint32(mem[offVersion:], Version)
+	if err := os.Rename(tmp, path); err != nil {
+		syscall.Munmap(mem)
+		os.Remove(tmp)
+		return nil, err
+	}
+	return &File{path: path, mem: mem}, nil
+}
+
+// mapNew sizes the new file fd (to be named path) and maps it into
+// memory.
+func mapNew(fd *os.File, path string) ([]byte, error) {
 	if err := fd.Truncate(Size); err != nil {
-		os.Remove(path)
 		return nil, err
 	}
 	mem, err := syscall.Mmap(int(fd.Fd()), 0, Size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 	if err != nil {
-		os.Remove(path)
 		return nil, fmt.Errorf("memory map failed for stats file %s: %w", path, err)
 	}
-	f := &File{path: path, mem: mem}
-	putString(mem[offLogfile:offLogfile+pathLen], logfile)
-	putString(mem[offHost:offHost+hostLen], "(uninitialized)")
-	binary.NativeEndian.PutUint32(mem[offVersion:], Version)
-	return f, nil
+	return mem, nil
 }
 
 // Path is the file's name.

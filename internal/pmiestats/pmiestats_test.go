@@ -1,8 +1,10 @@
 package pmiestats
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,4 +82,53 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("field overruns: %+v", r)
 		}
 	})
+}
+
+// TestCreateAppearsWhole checks that a statistics file appears under its
+// name only once it is whole (its size and version right), while another
+// goroutine looks at the directory as pmcd does. pmcd reads the directory
+// again only when its modification time changes: a file it found half
+// made would stay out of pmcd.pmie until another pmie started or stopped.
+func TestCreateAppearsWhole(t *testing.T) {
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	seen := make(chan string, 1)
+	scans := 0
+	go func() {
+		defer close(seen)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			scans++
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if _, err := strconv.Atoi(e.Name()); err != nil {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					continue // removed meanwhile
+				}
+				if r, err := Decode(b); err != nil || r.Version != Version {
+					seen <- fmt.Sprintf("%s: %d bytes, %+v", e.Name(), len(b), r)
+					return
+				}
+			}
+		}
+	}()
+	for i := range 500 {
+		f, err := Create(dir, 100000+i, "<none>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	close(stop)
+	if s, ok := <-seen; ok {
+		t.Errorf("a statistics file was seen before it was whole: %s", s)
+	}
+	t.Logf("%d scans of the directory", scans)
 }

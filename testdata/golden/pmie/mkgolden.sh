@@ -23,7 +23,7 @@ grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 			# standard error and the exit status; not the line of the
 			# day and process id that says the evaluator is exiting
 			(cd "$dir" && TZ=UTC pmie -z $args $f 2>&1 >/dev/null; echo "exit: $?") |
-				grep -v 'Info: evaluator exiting' | gzip -n -9 >"$here/$name.$set.gz"
+				grep -a -v 'Info: evaluator exiting' | gzip -n -9 >"$here/$name.$set.gz"
 		else
 			(cd "$dir" && TZ=UTC pmie -z $args $f) 2>/dev/null | gzip -n -9 >"$here/$name.$set.gz"
 		fi

@@ -1,0 +1,575 @@
+#!/usr/bin/python3
+"""diff-pmie.py: random differential testing of our pmie against real pmie.
+
+Makes random but valid (and some deliberately bad) pmie rule files over the
+metrics of given archives, runs real pmie (twice, to drop the lines it prints
+from uninitialised memory) and ours on each with random flags (-v, -V, -W,
+-e, -t, -S, -T, -O, -A), TZ=UTC and -z, and compares standard output line by
+line, standard error and the exit status. Cases that differ are kept, with
+the rule file, both outputs and a shrunk form: each statement of the file
+run on its own, those that still differ listed in "minimal". When real
+pmie crashes on a file, each statement is compared on its own instead.
+
+usage:
+  /usr/bin/python3 scripts/diff-pmie.py gen ARCHIVE [SEED]
+      print one random rule file for ARCHIVE
+  /usr/bin/python3 scripts/diff-pmie.py run [-n CASES] [-s SEED] [-o DIR]
+      [-p OUR_PMIE] [ARCHIVE...]
+      run CASES cases (default 200) over the ARCHIVEs (default: the shared
+      corpus's small archives and testdata/archives/*; some cases run
+      several archives of different hosts together), keep the differing
+      ones under DIR (default /tmp/diff-pmie) and print the totals
+  /usr/bin/python3 scripts/diff-pmie.py shrink CASEDIR
+      run each statement of a kept case on its own, again
+  /usr/bin/python3 scripts/diff-pmie.py recheck CASEDIR...
+      run kept cases again (after a fix) and say which still differ
+
+It needs PCP (pmie, python3-pcp: run it with /usr/bin/python3). OUR_PMIE
+defaults to $PMIE, else a pmie built from ./cmd/pmie. Shell actions only
+run `true` and `false`; every file written goes under DIR or a temp dir.
+It was used to find the classes that testdata/pmie/reduce.pmie and the
+schedule-past/schedule-noalign goldens cover.
+"""
+import difflib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# ---------------------------------------------------------------- metadata
+
+
+def archive_meta(arch):
+    """Metrics of ARCH: name, type, semantics, units, instance names, and
+    whether any value was seen at three points of the archive. Cached."""
+    cache = os.path.join(tempfile.gettempdir(), "diff-pmie-meta")
+    os.makedirs(cache, exist_ok=True)
+    key = os.path.join(cache, os.path.abspath(arch).replace("/", "_") + ".json")
+    if os.path.exists(key):
+        with open(key) as f:
+            return json.load(f)
+    from pcp import pmapi
+    import cpmapi as c
+    ctx = pmapi.pmContext(c.PM_CONTEXT_ARCHIVE, arch)
+    label = ctx.pmGetArchiveLabel()
+    host = label.hostname.decode() if isinstance(label.hostname, bytes) else label.hostname
+    names = []
+    ctx.pmTraversePMNS("", lambda n: names.append(n))
+    metrics = []
+    pmids = {}
+    for name in names:
+        try:
+            pmid = ctx.pmLookupName([name])[0]
+            d = ctx.pmLookupDescs([pmid])[0]
+        except pmapi.pmErr:
+            continue
+        insts = []
+        if d.indom != c.PM_INDOM_NULL:
+            try:
+                insts = list(ctx.pmGetInDomArchive(d)[1])
+            except pmapi.pmErr:
+                insts = None
+        m = {"name": name, "type": d.type, "sem": d.sem,
+             "units": ctx.pmUnitsStr(d.units), "indom": d.indom,
+             "insts": insts, "seen": False}
+        metrics.append(m)
+        pmids[pmid] = m
+    # which metrics have values: fetch at three points
+    try:
+        start = label.start
+        end = ctx.pmGetArchiveEnd()
+        span = float(end) - float(start)
+        ids = list(pmids)
+        for frac in (0.2, 0.5, 0.9):
+            secs = float(start) + span * frac
+            t = pmapi.timeval(int(secs), int((secs % 1) * 1e6))
+            ctx.pmSetMode(c.PM_MODE_INTERP, t, 1000)
+            for i in ids:
+                if pmids[i]["seen"]:
+                    continue
+                try:
+                    res = ctx.pmFetch(ctx.pmLookupName([pmids[i]["name"]]))
+                except pmapi.pmErr:
+                    continue
+                for j in range(res.contents.numpmid):
+                    vs = res.contents.get_vset(j)
+                    if vs.contents.numval > 0:
+                        pmids[i]["seen"] = True
+                ctx.pmFreeResult(res)
+    except ImportError:
+        pass
+    meta = {"host": host, "metrics": metrics}
+    with open(key, "w") as f:
+        json.dump(meta, f)
+    return meta
+
+
+# ---------------------------------------------------------------- generator
+
+NUMERIC = (0, 1, 2, 3, 4, 5)  # 32 U32 64 U64 FLOAT DOUBLE
+STRING = 6
+SCALES = ["byte", "Kbyte", "Mbyte", "Gbyte", "Kbytes", "nsec", "usec",
+          "msec", "sec", "min", "mins", "hour", "count", "Kcount",
+          "count/sec", "Kbyte/sec", "Mbyte/min", "count/min", "byte/sec",
+          "sec/count", "msec/sec", "Kbyte/hour"]
+RELOPS = ["<", "<=", "==", ">=", ">", "!="]
+ARITH = ["+", "-", "*", "/"]
+
+
+def quote_inst(name):
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+        return name
+    return "'" + name.replace("'", "") + "'"
+
+
+class Gen:
+    """Gen composes random pmie statements over one archive's metrics."""
+
+    def __init__(self, meta, rnd, hosts):
+        self.r = rnd
+        self.hosts = hosts
+        ms = [m for m in meta["metrics"] if m["insts"] is not None]
+        seen = [m for m in ms if m["seen"]]
+        self.all = ms
+        self.seen = seen or ms
+        self.macros = []      # numeric named expressions usable as $name
+        self.strmacros = []   # string macros
+        self.n = 0
+
+    def metric(self, kind="num", indom=None):
+        """A metric of the kind ("num" or "str"), with instance domain
+        indom when given ("any" for any)."""
+        pool = self.seen if self.r.random() < 0.9 else self.all
+        want = NUMERIC if kind == "num" else (STRING,)
+        cands = [m for m in pool if m["type"] in want]
+        if indom is not None and indom != "any":
+            cands = [m for m in cands if m["indom"] == indom] or cands
+        if not cands:
+            cands = [m for m in self.all if m["type"] in want] or self.all
+        return self.r.choice(cands)
+
+    def quals(self, m, window=True):
+        """Optional host, instance and sample qualifiers for m."""
+        s = ""
+        r = self.r
+        if r.random() < 0.15:
+            s += "".join(" :" + quote_inst(h) for h in r.sample(self.hosts, r.randint(1, len(self.hosts))))
+        if m["insts"] and r.random() < 0.25:
+            k = r.randint(1, min(3, len(m["insts"])))
+            s += "".join(" #" + quote_inst(i) for i in r.sample(m["insts"], k))
+        if window and r.random() < 0.2:
+            a = r.randint(0, 3)
+            if r.random() < 0.5:
+                s += " @%d" % a
+            else:
+                s += " @%d..%d" % (a, a + r.randint(0, 3))
+        return s
+
+    def const(self):
+        r = self.r
+        v = r.choice([0, 1, 2, 3, 10, 100, 0.5, 1024, 1e6, 7.25, 60, 1e-3])
+        if r.random() < 0.4:
+            return "%s %s" % (v, r.choice(SCALES))
+        return str(v)
+
+    def num(self, d, indom="any"):
+        """An arithmetic expression of depth at most d."""
+        r = self.r
+        c = r.random()
+        if d <= 0 or c < 0.3:
+            if r.random() < 0.15:
+                return self.const()
+            if self.macros and r.random() < 0.1:
+                return "$" + r.choice(self.macros)
+            m = self.metric("num", indom)
+            pre = r.choice(["", "", "", "rate ", "instant "])
+            return pre + m["name"] + self.quals(m)
+        if c < 0.55:
+            return "%s %s %s" % (self.num(d - 1, indom), r.choice(ARITH), self.num(d - 1, indom))
+        if c < 0.65:
+            return "(%s %s %s)" % (self.num(d - 1, indom), r.choice(ARITH), self.const())
+        if c < 0.8:
+            agg = r.choice(["sum", "avg", "min", "max"]) + "_" + r.choice(["inst", "inst", "sample", "host"])
+            return "%s (%s)" % (agg, self.num(d - 1, "any"))
+        if c < 0.87:
+            agg = "count_" + r.choice(["inst", "inst", "sample", "host"])
+            return "%s (%s)" % (agg, self.boolean(d - 1, "any"))
+        if c < 0.92:
+            return "- " + self.num(d - 1, indom)
+        if c < 0.96:
+            return r.choice(["rate ", "instant "]) + "(" + self.num(d - 1, indom) + ")"
+        return "(" + self.num(d - 1, indom) + ")"
+
+    def regex(self, m=None):
+        r = self.r
+        if m and m["insts"] and r.random() < 0.7:
+            i = r.choice(m["insts"])
+            k = r.randint(1, max(1, len(i)))
+            return "^" + re.escape(i[:k]).replace("\\", "\\\\").replace('"', "")
+        return r.choice(["^sd", "a", "[0-9]", ".", "^x", "min", "^(x|y)", "e|o"])
+
+    def boolean(self, d, indom="any"):
+        """A truth-valued expression of depth at most d."""
+        r = self.r
+        c = r.random()
+        if d <= 0 or c < 0.35:
+            if r.random() < 0.08:
+                m = self.metric("str")
+                if m["type"] == STRING:
+                    return '%s%s %s "%s"' % (m["name"], self.quals(m, False), r.choice(["==", "!="]),
+                                           r.choice(["", "x", "Linux", "localhost", "6.0.3"]))
+            if r.random() < 0.05:
+                return r.choice(["true", "false"])
+            return "%s %s %s" % (self.num(d - 1, indom), r.choice(RELOPS), self.num(d - 1, indom))
+        if c < 0.5:
+            return "%s %s %s" % (self.boolean(d - 1, indom), r.choice(["&&", "||"]), self.boolean(d - 1, indom))
+        if c < 0.55:
+            return "! " + self.boolean(d - 1, indom)
+        if c < 0.75:
+            q = r.choice(["some", "all", "some", "all", "%d%%" % r.choice([0, 25, 50, 75, 100])])
+            return "%s_%s (%s)" % (q, r.choice(["inst", "inst", "sample", "host"]), self.boolean(d - 1, "any"))
+        if c < 0.85:
+            m = self.metric("num")
+            op = r.choice(["match_inst", "nomatch_inst"])
+            rx = "$rx" if self.strmacros and r.random() < 0.2 else self.regex(m)
+            return '%s "%s" %s %s %s' % (op, rx, m["name"] + self.quals(m), r.choice(RELOPS), self.num(d - 1, m["indom"]))
+        if c < 0.93:
+            return "%s (%s)" % (r.choice(["rising", "falling"]), self.boolean(d - 1, indom))
+        return "(" + self.boolean(d - 1, indom) + ")"
+
+    def action(self):
+        r = self.r
+        hold = ""
+        if r.random() < 0.25:
+            hold = "%d %s " % (r.choice([1, 2, 5, 30]), r.choice(["sec", "secs", "min", "mins", "hour"]))
+        args = []
+        for _ in range(r.randint(1, 3)):
+            args.append('"%s"' % r.choice(["hit", " %v", " %i", " %h", " %c", "[%h] %i=%v ", "v=%v i=%i",
+                                           "%%", "at %h:", "x\\ty", ""]))
+        kind = r.choice(["print", "print", "print", "print", "shell", "syslog", "alarm"])
+        if kind == "shell":
+            args = ['"%s"' % r.choice(["true", "false", "true %v", "false %i"])]
+        return "%s %s%s" % (kind, hold, " ".join(args))
+
+    def actions(self):
+        s = self.action()
+        while self.r.random() < 0.3:
+            s += " %s %s" % (self.r.choice(["&", "|"]), self.action())
+        return s
+
+    def statement(self, d):
+        """One statement, without its semicolon."""
+        r = self.r
+        self.n += 1
+        c = r.random()
+        if c < 0.25:
+            return "e%d = %s" % (self.n, self.num(d))
+        if c < 0.4:
+            return "b%d = %s" % (self.n, self.boolean(d))
+        if c < 0.8:
+            return "%s\n    -> %s" % (self.boolean(d), self.actions())
+        if c < 0.88:
+            s = "ruleset\n    %s -> %s" % (self.boolean(d), self.actions())
+            for _ in range(r.randint(0, 2)):
+                s += "\nelse %s -> %s" % (self.boolean(d), self.actions())
+            if r.random() < 0.5:
+                s += "\nunknown -> %s" % self.actions()
+            if r.random() < 0.5:
+                s += "\notherwise -> %s" % self.actions()
+            return s
+        if c < 0.93:
+            return "delta = %d %s" % (r.choice([1, 2, 3, 5, 10, 30]), r.choice(["sec", "secs", "min"]))
+        return self.boolean(d)
+
+    def breakit(self, s):
+        """A bad form of statement s: a syntax or semantic error."""
+        r = self.r
+        c = r.random()
+        toks = s.split(" ")
+        if c < 0.2 and len(toks) > 2:
+            del toks[r.randrange(len(toks))]
+            return " ".join(toks)
+        if c < 0.35:
+            return s + " " + r.choice([")", "(", "&&", "+", "->", "#", "@", ":"])
+        if c < 0.5:
+            return s.replace(".", ".nosuch", 1)
+        if c < 0.6:
+            return "$undefined_macro > 1 -> print \"x\""
+        if c < 0.7:
+            m = self.metric("str")
+            return "%s + 1 > 2" % m["name"]
+        if c < 0.8:
+            return "%s > 1 bogon" % self.metric("num")["name"]
+        if c < 0.9:
+            m = self.metric("num")
+            return "%s #'no such inst' > 0 -> print \"%%i\"" % m["name"]
+        return "some_inst (%s) + 1" % self.boolean(1)
+
+
+def make_rules(meta, seed, hosts=None):
+    """A rule file: a list of (statement text) and the preamble."""
+    r = random.Random(seed)
+    g = Gen(meta, r, hosts or [meta["host"]])
+    pre = ["delta = %d %s;" % (r.choice([1, 2, 5, 10, 30, 60]), r.choice(["sec", "sec", "min"]))]
+    if r.random() < 0.5:
+        pre.append('rx = "%s";' % g.regex())
+        g.strmacros.append("rx")
+    for i in range(r.randint(0, 2)):  # numeric macros: constants only
+        pre.append("k%d = %s;" % (i, g.const()))
+        g.macros.append("k%d" % i)
+    stmts = []
+    for _ in range(r.randint(3, 10)):
+        s = g.statement(r.randint(1, 4))
+        if r.random() < 0.08:
+            s = g.breakit(s)
+        stmts.append(s + ";")
+    return pre, stmts
+
+
+# ---------------------------------------------------------------- running
+
+def default_archives():
+    corpus = os.environ.get("PMIE_CORPUS", os.path.join(ROOT, "..", "..", "shared", "corpus"))
+    if not os.path.isdir(corpus):
+        corpus = "/work/shared/corpus"
+    out = []
+    skip = {"pmiostat_mark", "kenj-pc-1", "interpmark", "pcp-zeroconf", "20180127.08.40", "20180416"}
+    for d in (os.path.join(corpus, "archives"), os.path.join(ROOT, "testdata/archives"),
+              os.path.join(ROOT, "testdata/archives/pmie"), os.path.join(ROOT, "testdata/archives/conform")):
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".index") and f[:-6] not in skip and not f.startswith(("multi-vm0", "mismatch-")):
+                out.append(os.path.join(d, f[:-6]))
+    return out
+
+
+def archive_groups():
+    """Sets of archives of different hosts, to be run together."""
+    groups = []
+    d = os.path.join(ROOT, "testdata/archives/pmie")
+    if os.path.exists(os.path.join(d, "alpha.index")):
+        groups.append([os.path.join(d, h) for h in ("alpha", "beta", "gamma")])
+    d = os.path.join(ROOT, "testdata/archives/conform")
+    if os.path.exists(os.path.join(d, "sa.index")):
+        groups.append([os.path.join(d, h) for h in ("sa", "sb")])
+    corpus = "/work/shared/corpus/archives"
+    if os.path.exists(os.path.join(corpus, "multi-vm00.index")):
+        groups.append([os.path.join(corpus, "multi-vm0%d" % i) for i in range(4)])
+    return groups
+
+
+def flags(r):
+    f = [r.choice(["-v", "-v", "-V", "-W", "-V -e"])]
+    if r.random() < 0.3:
+        f.append("-t %s" % r.choice(["1", "2", "0.5", "3sec", "10"]))
+    if r.random() < 0.2:
+        f.append("-S +%dsec" % r.randint(0, 10))
+    if r.random() < 0.2:
+        f.append("-T +%dsec" % r.randint(1, 30))
+    if r.random() < 0.05:
+        f.append("-O +%dsec" % r.randint(0, 10))
+    if r.random() < 0.05:
+        f.append("-A %s" % r.choice(["1sec", "2sec", "1min", "1hour"]))
+    return " ".join(f)
+
+
+# Lines of stderr left out: the evaluator's exit line, and our warnings about
+# comparisons of different units (a deliberate addition, see README).
+UNSTABLE = re.compile(r"Info: evaluator exiting|^pmie: pid \d+|^pmie: warning - rule .* compares ")
+STAMP = re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\] pmie\(\d+\)")
+
+
+def run1(prog, arch, rules, fl, tmp):
+    env = dict(os.environ, TZ="UTC")
+    env.pop("PCP_XCONFIRM_PROG", None)
+    archs = []
+    for a in arch.split(" "):  # several archives: one -a each
+        archs += ["-a", a]
+    try:
+        p = subprocess.run([prog, "-z"] + archs + ["-c", rules] + fl.split(),
+                           cwd=tmp, env=env, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return ["<timeout>"], ["<timeout>"], -1
+    out = p.stdout.decode(errors="replace").splitlines()
+    err = [l for l in p.stderr.decode(errors="replace").splitlines() if not UNSTABLE.search(l)]
+    err = [STAMP.sub("[DATE] pmie(PID)", l.replace(rules, "RULES")) for l in err]
+    return out, err, p.returncode
+
+
+def compare(ours, arch, rules, fl, tmp):
+    """Stable lines of real pmie, how many ours reproduces, and whether
+    stderr and the exit status agree."""
+    r1, e1, x1 = run1("pmie", arch, rules, fl, tmp)
+    r2, _, _ = run1("pmie", arch, rules, fl, tmp)
+    o, eo, xo = run1(ours, arch, rules, fl, tmp)
+    if len(r1) != len(r2):
+        stable = set(range(len(r1)))
+    else:
+        stable = {i for i in range(len(r1)) if r1[i] == r2[i]}
+    sm = difflib.SequenceMatcher(None, r1, o, autojunk=False)
+    same = sum(1 for a, b, n in sm.get_matching_blocks() for i in range(a, a + n) if i in stable)
+    extra = max(0, len(o) - same - (len(r1) - len(stable)))
+    return {"same": same, "total": len(stable), "extra": extra,
+            "err_ok": e1 == eo, "exit_ok": x1 == xo,
+            "real": r1, "ours": o, "real_err": e1, "ours_err": eo, "real_exit": x1, "ours_exit": xo}
+
+
+def ok(res):
+    if res["real_exit"] < 0:
+        return True  # real pmie crashed: nothing to compare with
+    return res["same"] == res["total"] and res["extra"] == 0 and res["err_ok"] and res["exit_ok"]
+
+
+def our_pmie(tmp):
+    if os.environ.get("PMIE"):
+        return os.environ["PMIE"]
+    out = os.path.join(tmp, "pmie")
+    subprocess.run(["go", "build", "-o", out, "./cmd/pmie"], cwd=ROOT, check=True)
+    return out
+
+
+def save(d, name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+
+
+def shrink(ours, case, tmp):
+    """Each statement of case on its own; those that still differ."""
+    with open(os.path.join(case, "case.json")) as f:
+        c = json.load(f)
+    minimal = []
+    for s in c["stmts"]:
+        rules = os.path.join(tmp, "one.pmie")
+        save(tmp, "one.pmie", "\n".join(c["pre"] + [s]) + "\n")
+        res = compare(ours, c["arch"], rules, c["flags"], tmp)
+        if not ok(res):
+            minimal.append(s)
+    save(case, "minimal", "\n".join(c["pre"]) + "\n" + "\n\n".join(minimal) + "\n")
+    return minimal
+
+
+def keep(outdir, name, rules, arch, fl, pre, stmts, seed, res):
+    """Keeps a case that differs under outdir/name, and returns its path."""
+    case = os.path.join(outdir, name)
+    os.makedirs(case, exist_ok=True)
+    shutil.copy(rules, os.path.join(case, "rules.pmie"))
+    with open(os.path.join(case, "case.json"), "w") as f:
+        json.dump({"arch": arch, "flags": fl, "pre": pre, "stmts": stmts, "seed": seed}, f)
+    for key in ("real", "ours", "real_err", "ours_err"):
+        save(case, key, "\n".join(res[key]) + "\n")
+    save(case, "summary", "%s %s same %d/%d extra %d err_ok %s exit %s/%s\n" % (
+        arch, fl, res["same"], res["total"], res["extra"], res["err_ok"], res["real_exit"], res["ours_exit"]))
+    return case
+
+
+def cmd_run(args):
+    n, seed, outdir, archs = 200, random.randrange(1 << 30), "/tmp/diff-pmie", []
+    i = 0
+    while i < len(args):
+        if args[i] == "-n":
+            n = int(args[i + 1]); i += 2
+        elif args[i] == "-s":
+            seed = int(args[i + 1]); i += 2
+        elif args[i] == "-o":
+            outdir = args[i + 1]; i += 2
+        elif args[i] == "-p":
+            os.environ["PMIE"] = args[i + 1]; i += 2
+        else:
+            archs.append(args[i]); i += 1
+    archs = archs or default_archives()
+    os.makedirs(outdir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="diff-pmie.")
+    try:
+        ours = our_pmie(tmp)
+        r = random.Random(seed)
+        tot = same = bad = errs = exits = crashes = 0
+        groups = archive_groups()
+        for k in range(n):
+            arch = r.choice(archs)
+            meta = archive_meta(arch)
+            hosts = None
+            if groups and r.random() < 0.15:
+                group = r.choice(groups)
+                arch = " ".join(group)
+                meta = archive_meta(group[0])
+                hosts = [archive_meta(a)["host"] for a in group]
+            cs = r.randrange(1 << 30)
+            pre, stmts = make_rules(meta, cs, hosts)
+            fl = flags(r)
+            rules = os.path.join(tmp, "rules.pmie")
+            save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
+            res = compare(ours, arch, rules, fl, tmp)
+            if res["real_exit"] < 0:
+                # real pmie crashed: compare each statement on its own
+                crashes += 1
+                print("%d %s %s: real pmie crashed" % (k, os.path.basename(arch), fl), flush=True)
+                for j, st in enumerate(stmts):
+                    save(tmp, "rules.pmie", "\n".join(pre + [st]) + "\n")
+                    one = compare(ours, arch, rules, fl, tmp)
+                    if one["real_exit"] < 0:
+                        continue
+                    tot += one["total"]; same += one["same"]
+                    if not ok(one):
+                        bad += 1
+                        keep(outdir, "case-%d-%d.%d" % (seed, k, j), rules, arch, fl, pre, [st], cs, one)
+                continue
+            tot += res["total"]; same += res["same"]
+            if not res["err_ok"]:
+                errs += 1
+            if not res["exit_ok"]:
+                exits += 1
+            if not ok(res):
+                bad += 1
+                case = keep(outdir, "case-%d-%d" % (seed, k), rules, arch, fl, pre, stmts, cs, res)
+                shrink(ours, case, tmp)
+            print("%d %s %s: %d/%d%s" % (k, os.path.basename(arch), fl, res["same"], res["total"],
+                                          "" if ok(res) else "  DIFF"), flush=True)
+        print("seed %d: %d cases, %d real pmie crashed, %d differ (%d stderr, %d exit); lines %d/%d identical" % (
+            seed, n, crashes, bad, errs, exits, same, tot))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "gen":
+        meta = archive_meta(args[0])
+        pre, stmts = make_rules(meta, int(args[1]) if len(args) > 1 else random.randrange(1 << 30))
+        print("\n".join(pre + stmts))
+    elif cmd == "run":
+        cmd_run(args)
+    elif cmd == "recheck":
+        tmp = tempfile.mkdtemp(prefix="diff-pmie.")
+        try:
+            ours = our_pmie(tmp)
+            left = 0
+            for case in args:
+                with open(os.path.join(case, "case.json")) as f:
+                    c = json.load(f)
+                res = compare(ours, c["arch"], os.path.join(case, "rules.pmie"), c["flags"], tmp)
+                left += not ok(res)
+                print("%s: %s" % (case, "same" if ok(res) else "DIFF"))
+            print("%d of %d still differ" % (left, len(args)))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elif cmd == "shrink":
+        tmp = tempfile.mkdtemp(prefix="diff-pmie.")
+        try:
+            print("\n\n".join(shrink(our_pmie(tmp), args[0], tmp)))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
