@@ -36,7 +36,7 @@ func BenchmarkArchiveFetch(b *testing.B) {
 					Stdout:  io.Discard,
 					Stderr:  io.Discard,
 					Open:    openSource,
-					Derived: wrapDerived,
+					Derived: newDerived,
 					LocalTZ: time.UTC,
 				})
 				if status != 0 {

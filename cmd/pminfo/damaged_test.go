@@ -29,7 +29,7 @@ func TestDamagedArchives(t *testing.T) {
 			Stdout:  &stdout,
 			Stderr:  &stderr,
 			Open:    openSource,
-			Derived: wrapDerived,
+			Derived: newDerived,
 			LocalTZ: time.UTC,
 		})
 		return damaged.Run{Exit: status, Stdout: stdout.String(), Stderr: stderr.String()}

@@ -98,7 +98,7 @@ func TestGolden(t *testing.T) {
 				Stdout:  &stdout,
 				Stderr:  &stderr,
 				Open:    openSource,
-				Derived: wrapDerived,
+				Derived: newDerived,
 				LocalTZ: time.UTC,
 			})
 			if want := g.stdout; stdout.String() != want {

@@ -23,7 +23,7 @@ func runLocal(t *testing.T, args ...string) string {
 		Stdout:  &out,
 		Stderr:  &errw,
 		Open:    openSource,
-		Derived: wrapDerived,
+		Derived: newDerived,
 		LocalTZ: localZone(),
 	}
 	if rc := run(env); rc != 0 || errw.Len() > 0 {

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -70,11 +69,9 @@ type Env struct {
 	// test's fake), telling warn of damage to an archive that reading
 	// passes over.
 	Open func(spec source.Spec, warn func(error)) (pmapi.Context, error)
-	// Derived, if set, puts derived metrics over a context (package
-	// derive, through wrapDerived): the -c files in order, and
-	// $PCP_DERIVED_CONFIG (set reports whether the variable is set at
-	// all). Problems it reports go to errw.
-	Derived func(ctx pmapi.Context, files []string, env string, set bool, errw io.Writer) (pmapi.Context, error)
+	// Derived, if set, gives pminfo derived metrics (newDerived, over
+	// package derive), reading the environment through getenv.
+	Derived func(getenv func(string) (string, bool)) Deriver
 	// LocalTZ is the zone times are shown in without -z or -Z.
 	LocalTZ *time.Location
 }
@@ -93,7 +90,7 @@ func main() {
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Open:    openSource,
-		Derived: wrapDerived,
+		Derived: newDerived,
 		LocalTZ: localZone(),
 	}))
 }
@@ -117,7 +114,7 @@ func localZone() *time.Location {
 // config is what the command line asks for.
 type config struct {
 	std       pcpopt.Standard
-	derived   []string
+	deriver   Deriver // nil without derived metrics
 	batchSize int
 
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
@@ -133,6 +130,9 @@ func parseArgs(env Env, c *config) []string {
 	c.std = pcpopt.Standard{Prog: prog}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
+	if env.Derived != nil {
+		c.deriver = env.Derived(derivedEnv(env.Environ))
+	}
 	evs, operands := pcpopt.Parse(env.Args[1:], shortOpts, options)
 	for _, ev := range evs {
 		// pminfo claims -s, -t and -T before the standard options see them
@@ -153,7 +153,9 @@ func parseArgs(env Env, c *config) []string {
 			}
 			c.batchSize = n
 		case 'c':
-			c.derived = append(c.derived, ev.Arg)
+			if c.deriver != nil {
+				c.deriver.Load(ev.Arg, prog, msgWriter{c})
+			}
 		case 'd':
 			c.pDesc, c.needContext, c.needPMID = true, true, true
 		case 'F':
@@ -201,30 +203,9 @@ func (c *config) loadNamespace(path string, dupok bool) {
 // strtol reads s as strtol(3) does and reports whether all of it was
 // read (an empty string reads as 0).
 func strtol(s string) (int, bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	j := i
-	if j < len(s) && (s[j] == '+' || s[j] == '-') {
-		j++
-	}
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k == j { // nothing converted: strtol stops at the start
-		return 0, s == ""
-	}
-	if k != len(s) {
+	n, rest := pcpopt.Strtol(s)
+	if rest != "" {
 		return 0, false
-	}
-	n, err := strconv.ParseInt(s[i:k], 10, 64)
-	if err != nil { // out of range: strtol gives LONG_MAX or LONG_MIN
-		n = math.MaxInt64
-		if s[j-1] == '-' && j > i {
-			n = math.MinInt64
-		}
 	}
 	return int(max(min(n, math.MaxInt32), math.MinInt32)), true
 }
@@ -259,6 +240,7 @@ func run(env Env) int {
 		}
 		return 1
 	}
+	flushMsgs()
 
 	if c.std.Context != 0 {
 		c.needContext = true
@@ -352,15 +334,21 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 // withDerived puts the derived metrics over ctx (Env.Derived), above any
 // -n namespace so that their names join it, as libpcp's do.
 func (c *config) withDerived(env Env, ctx pmapi.Context) pmapi.Context {
-	if env.Derived == nil {
+	if c.deriver == nil {
 		return ctx
 	}
-	dctx, err := env.Derived(ctx, c.derived, lookupEnv(env.Environ, "PCP_DERIVED_CONFIG"),
-		hasEnv(env.Environ, "PCP_DERIVED_CONFIG"), env.Stderr)
-	if err != nil {
-		return ctx
+	return c.deriver.Wrap(ctx, env.Stderr)
+}
+
+// derivedEnv reads PCP_DERIVED_CONFIG from environ, the rest from the
+// process's environment.
+func derivedEnv(environ []string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		if k == "PCP_DERIVED_CONFIG" {
+			return lookupEnv(environ, k), hasEnv(environ, k)
+		}
+		return os.LookupEnv(k)
 	}
-	return dctx
 }
 
 // ender is an archive context that can say why it has no end

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -116,44 +117,32 @@ func (p *pminfo) digits(arg string) error {
 }
 
 // scanUints is sscanf(s, "%u.%u[.%u]"): n dot-separated unsigned numbers
-// at the start of s, each as strtoul reads it (a sign is allowed, and the
-// value wraps to 32 bits).
+// at the start of s, each as strtoul reads it (a sign is allowed, the
+// magnitude stops at 2^32-1, and a negative value wraps to 32 bits).
 func scanUints(s string, n int) ([]uint32, bool) {
 	var out []uint32
-	i := 0
 	for k := 0; k < n; k++ {
 		if k > 0 {
-			if i >= len(s) || s[i] != '.' {
+			var ok bool
+			if s, ok = strings.CutPrefix(s, "."); !ok {
 				return nil, false
 			}
-			i++
 		}
-		for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-			i++
-		}
-		neg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			neg = s[i] == '-'
-			i++
-		}
-		start := i
-		var v uint64
-		for i < len(s) && isDigit(s[i]) {
-			if v <= 1<<32 {
-				v = v*10 + uint64(s[i]-'0')
-			}
-			i++
-		}
-		if i == start {
+		v, rest := pcpopt.Strtol(s)
+		if rest == s {
 			return nil, false
 		}
-		if v > 1<<32-1 {
-			v = 1<<32 - 1
+		neg := strings.HasPrefix(strings.TrimLeft(s, " \t\n\v\f\r"), "-")
+		s = rest
+		const most = 1<<32 - 1
+		m := uint32(most)
+		if v > -most && v < most {
+			m = uint32(max(v, -v))
 		}
 		if neg {
-			v = uint64(-uint32(v))
+			m = -m
 		}
-		out = append(out, uint32(v))
+		out = append(out, m)
 	}
 	return out, true
 }

@@ -1,6 +1,7 @@
 package pcpopt
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,4 +88,38 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Parse(%q) gave %d events and %d operands", args, len(evs), len(ops))
 		}
 	})
+}
+
+// TestLocalSpec checks -K's spec syntax against what libpcp 6.0.3 says
+// (pminfo -K SPEC; the cmd/pminfo goldens K-*.golden hold some of them).
+func TestLocalSpec(t *testing.T) {
+	for spec, want := range map[string]string{
+		"clear": "", "clear,3": "unexpected text after clear op in spec", "cleared": "unexpected text after clear op in spec",
+		"x": "bad op in spec", "": "bad op in spec", "add": "expected , after op in spec", "addx": "expected , after op in spec",
+		"add,": "missing domain in spec", "add,,x": "missing domain in spec", "del,x": "bad domain in spec",
+		"del,3x": "bad domain in spec", "del,511": "bad domain in spec", "del,-1": "bad domain in spec",
+		"del,99999999999999999999": "bad domain in spec", "del,,": "missing domain and dso-path in spec",
+		"add,3": "missing dso-path in spec", "add,3,x.so": "missing init-routine in spec",
+		"add,3,x.so,": "missing init-routine in spec", "add,3,x.so,init": "", "add,2,,init": "", "add,3,,": "",
+		"del, 60": "", "del,+60": "", "del,60,": "", "del,,x": "", "del,60,x": "", "add,3,x,y,z": "",
+	} {
+		if got := localSpecError(spec); got != want {
+			t.Errorf("-K %q: %q, want %q", spec, got, want)
+		}
+	}
+}
+
+func TestStrtol(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int64
+		rest string
+	}{
+		{"", 0, ""}, {"x", 0, "x"}, {"-", 0, "-"}, {" 12x", 12, "x"}, {"+7,", 7, ","}, {"-3", -3, ""},
+		{"99999999999999999999", math.MaxInt64, ""}, {"-99999999999999999999.", math.MinInt64, "."},
+	} {
+		if n, rest := Strtol(c.in); n != c.n || rest != c.rest {
+			t.Errorf("Strtol(%q) = %d, %q; want %d, %q", c.in, n, rest, c.n, c.rest)
+		}
+	}
 }

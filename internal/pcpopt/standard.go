@@ -1,6 +1,7 @@
 package pcpopt
 
 import (
+	"math"
 	"os"
 	"strings"
 
@@ -130,6 +131,10 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'h':
 		s.addHost(ev.Arg)
 	case 'K':
+		if msg := localSpecError(ev.Arg); msg != "" {
+			s.Fail("pmSpecLocalPMDA failed: " + msg)
+			break
+		}
 		s.Specs = append(s.Specs, ev.Arg)
 	case 'L':
 		s.setLocal()
@@ -307,4 +312,99 @@ func Usage(prog, synopsis string, table []Option) string {
 		}
 	}
 	return b.String()
+}
+
+// localSpecError is what pmGetOptions' -K (__pmSpecLocalPMDA) says about
+// spec, "op[,domain[,dso-path[,init-routine]]]" with op add, del or
+// clear, or "" if its syntax is good. The table of DSO PMDAs that libpcp
+// then changes is not kept (a local context is the embedded collector
+// here), so deleting one libpcp does not know is not an error.
+func localSpecError(spec string) string {
+	op, rest := "", ""
+	switch {
+	case strings.HasPrefix(spec, "clear"):
+		if spec != "clear" {
+			return "unexpected text after clear op in spec"
+		}
+		return ""
+	case strings.HasPrefix(spec, "add"), strings.HasPrefix(spec, "del"):
+		op, rest = spec[:3], spec[3:]
+	default:
+		return "bad op in spec"
+	}
+	rest, ok := strings.CutPrefix(rest, ",")
+	if !ok {
+		return "expected , after op in spec"
+	}
+	hasDomain := false
+	switch {
+	case rest == "":
+		return "missing domain in spec"
+	case rest[0] == ',':
+		if op != "del" {
+			return "missing domain in spec"
+		}
+		rest = rest[1:]
+	default:
+		n, after := Strtol(rest)
+		dom := int32(n) // libpcp keeps strtol's long in an int
+		if (after != "" && after[0] != ',') || dom < 0 || dom > 510 {
+			return "bad domain in spec"
+		}
+		rest = strings.TrimPrefix(after, ",")
+		hasDomain = true
+	}
+	hasPath := false
+	switch {
+	case rest == "":
+		if op != "del" {
+			return "missing dso-path in spec"
+		}
+	case rest[0] == ',':
+		// no path, perhaps an init routine
+	default:
+		hasPath = true
+		if _, init, _ := strings.Cut(rest, ","); init == "" && op != "del" {
+			return "missing init-routine in spec"
+		}
+	}
+	if !hasDomain && !hasPath {
+		return "missing domain and dso-path in spec"
+	}
+	return ""
+}
+
+// Strtol reads a number at the start of s as strtol(s, &end, 10) does:
+// leading white space, a sign, decimal digits, saturating at the int64
+// limits. It returns the number and what follows it; with no digits it
+// reads nothing (0 and all of s).
+func Strtol(s string) (int64, string) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	j := i
+	var n uint64
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		if n <= math.MaxInt64 {
+			n = n*10 + uint64(s[j]-'0')
+		}
+		j++
+	}
+	switch {
+	case j == i:
+		return 0, s
+	case neg && n > math.MaxInt64:
+		return math.MinInt64, s[j:]
+	case neg:
+		return -int64(n), s[j:]
+	case n > math.MaxInt64:
+		return math.MaxInt64, s[j:]
+	}
+	return int64(n), s[j:]
 }
