@@ -137,11 +137,9 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 			f.err = h.ctx.Fetch(h.ids, &f.result)
 		}
 		if pmapi.Code(f.err) == pmapi.ErrLogRec {
-			// pmie's words, then where in the archive, if known
+			// pmie's words; the command says PCP's words for the
+			// damage, and then where in the archive it is, if known
 			s.err = fmt.Errorf("pmFetch failed: %w", f.err)
-			if code := pmapi.Code(f.err).Error(); f.err.Error() != code {
-				s.err = fmt.Errorf("pmFetch failed: %s (%w)", code, f.err)
-			}
 			return s.err
 		}
 		if f.err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,4 +40,40 @@ func TestDamagedArchives(t *testing.T) {
 		status := run(context.Background(), nil, args, strings.NewReader(""), &stdout, &stderr)
 		return damaged.Run{Exit: status, Stdout: stdout.String(), Stderr: evaluatorExiting.ReplaceAllString(stderr.String(), "")}
 	})
+}
+
+// TestFetchDamageMessage checks how pmie reports a record found damaged
+// while evaluating: in pmie's words, as pmie 6.0.3 does ("pmFetch failed:"
+// and PCP's message), then a line saying where the record is.
+func TestFetchDamageMessage(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{".0", ".meta", ".index"} {
+		data, err := os.ReadFile("../../testdata/archives/pmie/alpha" + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ext == ".0" {
+			// a value block's header two thirds in claims a length
+			// running past its record
+			at := len(data) * 2 / 3
+			copy(data[at:], []byte{0xff, 0xff, 0xff, 0x7f})
+		}
+		if err := os.WriteFile(filepath.Join(dir, "alpha"+ext), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rules := filepath.Join(dir, "r.pmie")
+	if err := os.WriteFile(rules, []byte(`x = some_inst ( sample.late > -1 ) -> print "y";`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TZ", "UTC")
+	var stdout, stderr bytes.Buffer
+	arch := filepath.Join(dir, "alpha")
+	status := run(context.Background(), nil, []string{"-a", arch, "-c", rules}, strings.NewReader(""), &stdout, &stderr)
+	got := evaluatorExiting.ReplaceAllString(stderr.String(), "")
+	want := regexp.MustCompile(`(?m)\Apmie: pmFetch failed: Corrupted record in a PCP archive log\n` +
+		`pmie: ` + regexp.QuoteMeta(arch) + `\.0: volume 0: offset \d+: value block length \d+ runs past the record\n\z`)
+	if status != 1 || !want.MatchString(got) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and stderr matching %s", status, got, want)
+	}
 }
