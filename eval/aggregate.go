@@ -204,8 +204,9 @@ func countOf(buf []Truth, start, stride, m int) float64 {
 // reduceInto stores the reduction of n values of a's buffer (raw when raw
 // is set, otherwise its newest sample) at position out of x's newest
 // sample. Where the buffer holds none of them (a comparison of strings
-// over no instances is known, with no values), pmie reads a zeroed slot
-// of its buffer: an aggregate is 0, a count 0 and a quantifier false.
+// over no instances is known, with no values), pmie reads zeroed slots
+// of its buffer: an aggregate is 0, a count 0, and a quantifier is
+// over n false values (so 0 %_host is true).
 func (x *Node) reduceInto(r reducer, a *Node, raw bool, start, stride, n, out int) {
 	if r.num != nil {
 		buf := a.num
@@ -236,10 +237,11 @@ func (x *Node) reduceInto(r reducer, a *Node, raw bool, start, stride, n, out in
 		}
 		return
 	}
-	t := False
-	if ok {
-		t = r.truth(buf, start, stride, m, n, x.pcntOf())
+	if !ok {
+		n = max(n, 1)
+		buf, start, stride, m = make([]Truth, n), 0, 1, n
 	}
+	t := r.truth(buf, start, stride, m, n, x.pcntOf())
 	if dst := x.newestTruths(); out < len(dst) {
 		dst[out] = t
 	}
