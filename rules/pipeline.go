@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -13,17 +14,27 @@ import (
 // the fetches for the evaluations ahead while the engine evaluates and
 // prints earlier ones. The tasks' contexts are used only by the fetcher.
 // Results travel to the engine in batches of steps, which it hands back
-// once it has evaluated and printed them: two batches go back and forth,
-// so that neither side waits for the other at every evaluation (waking a
-// waiting goroutine costs about as much as a small evaluation). pmie runs
-// on one processor (cmd/pmie), so the fetcher runs while the engine waits
-// for a batch; a program that gives the runtime more has them overlap.
+// once it has evaluated and printed them, so that neither side waits for
+// the other at every evaluation (waking a waiting goroutine costs about
+// as much as a small evaluation). On one processor the fetcher runs while
+// the engine waits for a batch; given two (cmd/pmie asks for them in
+// archive mode), fetching and evaluating overlap.
 
-// batchSteps is how many evaluations a batch holds: few, since on one
-// processor a hand-over is only a switch of goroutines, and every step in
-// flight holds a result of its own (benchmark, 21 interleaved runs: 8
-// steps 154 ms of CPU and 12.2 MB, 2 steps 148 ms and 11.7 MB).
-var batchSteps = 2
+// pipelineShape is how many evaluations a batch holds and how many
+// batches go round, for a process on procs processors. On one, few: a
+// hand-over is only a switch of goroutines, and every step in flight
+// holds a result of its own (benchmark, 21 interleaved runs: 8 steps 154
+// ms of CPU and 12.2 MB, 2 steps 148 ms and 11.7 MB). On two, the fetcher
+// must be able to run well ahead, or each side's jitter stalls the other:
+// benchmark wall time (30 runs each, 2 processors) with 2 batches of 4, 8
+// and 16 steps 73, 58 and 49 ms; with 4 batches 41-42 ms for all three,
+// with 8 no better; 8 steps a batch wakes the other side least.
+func pipelineShape(procs int) (steps, batches int) {
+	if procs < 2 {
+		return 2, 2
+	}
+	return 8, 4
+}
 
 // step is one evaluation of a task in archive mode, with what its fetches
 // brought.
@@ -57,9 +68,10 @@ type pipeline struct {
 // startPipeline starts fetching the evaluations of the tasks, from start
 // to stop on each task's schedule, in the order runArchive evaluates them.
 func startPipeline(tasks []*task, start, stop float64, clock func() time.Time) *pipeline {
-	p := &pipeline{ready: make(chan *batch, 2), free: make(chan *batch, 2), quit: make(chan struct{}), clock: clock}
-	for range 2 {
-		p.free <- &batch{steps: make([]step, 0, batchSteps)}
+	steps, batches := pipelineShape(runtime.GOMAXPROCS(0))
+	p := &pipeline{ready: make(chan *batch, batches), free: make(chan *batch, batches), quit: make(chan struct{}), clock: clock}
+	for range batches {
+		p.free <- &batch{steps: make([]step, 0, steps)}
 	}
 	p.wg.Add(1)
 	go func() {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -44,7 +45,7 @@ func (f *failingContext) Fetch(ids []pmapi.PMID, r *pmapi.Result) error {
 }
 
 // runAlpha evaluates, over the test archive alpha, rules in two tasks (of
-// 10 and 7 seconds) and returns what they printed, the error Run gave and
+// 4 and 3 seconds) and returns what they printed, the error Run gave and
 // the fetch counter.
 func runAlpha(t *testing.T, failAt int) (string, error, *fetchCounter) {
 	t.Helper()
@@ -72,9 +73,9 @@ func runAlpha(t *testing.T, failAt int) (string, error, *fetchCounter) {
 			t.Fatalf("rule %s not accepted", rule)
 		}
 	}
-	add("load", b.Fetch("kernel.all.load", nil, []string{"1 minute"}, 0, 0), 10)
-	add("free", b.Fetch("mem.util.free", nil, nil, 0, 0), 10)
-	add("odd", b.Fetch("mem.util.free", nil, nil, 0, 1), 7)
+	add("load", b.Fetch("kernel.all.load", nil, []string{"1 minute"}, 0, 0), 4)
+	add("free", b.Fetch("mem.util.free", nil, nil, 0, 0), 4)
+	add("odd", b.Fetch("mem.util.free", nil, nil, 0, 1), 3)
 	start, end := meta.Bounds()
 	var out strings.Builder
 	cfg := Config{Archive: true, Start: realTime(start), Stop: realTime(end), Verbose: 1, ShowTime: true,
@@ -101,16 +102,27 @@ func runAlpha(t *testing.T, failAt int) (string, error, *fetchCounter) {
 // running ahead prints every evaluation of two interleaved tasks in time
 // order, and that a fetch failing for good ends evaluation with pmie's
 // message after the evaluations before it were printed in full, with no
-// fetch made after Run has returned.
+// fetch made after Run has returned: on one processor and on two, whose
+// pipelines differ in shape.
 func TestPipelineOrder(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprint(procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			pipelineOrder(t)
+		})
+	}
+}
+
+func pipelineOrder(t *testing.T) {
 	whole, err, c := runAlpha(t, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	batchSteps, batches := pipelineShape(runtime.GOMAXPROCS(0))
 	blocks := strings.SplitAfter(whole, "\n\n")
 	blocks = blocks[:len(blocks)-1] // the empty string after the last
-	if len(blocks) != c.n || len(blocks) < 3*batchSteps {
-		t.Fatalf("%d evaluations printed, %d fetches; want equal, and several batches:\n%s", len(blocks), c.n, whole)
+	if len(blocks) != c.n || len(blocks) < (batches+1)*batchSteps {
+		t.Fatalf("%d evaluations printed, %d fetches; want equal, and more than %d batches of %d:\n%s", len(blocks), c.n, batches, batchSteps, whole)
 	}
 	t.Logf("%d evaluations, %d fetches", len(blocks), c.n)
 	last := ""
