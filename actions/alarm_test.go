@@ -24,7 +24,8 @@ func TestAlarmStillShowing(t *testing.T) {
 	dir := t.TempDir()
 	args, gate := filepath.Join(dir, "args"), filepath.Join(dir, "gate")
 	prog := filepath.Join(dir, "confirm")
-	script := "#!/bin/sh\nprintf '%s|' \"$@\" >> " + args + "\necho >> " + args +
+	// each run appends its line in one write: two alarms run at once
+	script := "#!/bin/sh\nline=$(printf '%s|' \"$@\")\nprintf '%s\\n' \"$line\" >> " + args +
 		"\nwhile [ ! -e " + gate + " ]; do sleep 0.01; done\n"
 	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
