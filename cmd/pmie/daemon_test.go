@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -312,18 +313,22 @@ func TestMMVMatchesMetrics(t *testing.T) {
 	p.waitFor("ready", 10*time.Second, func() bool { code, _ := p.get("/-/ready"); return code == 200 })
 	metric := regexp.MustCompile(`(?m)^pmie_rule_evaluations_total\{rule="(\w+)"\} (\d+)$`)
 	inst := regexp.MustCompile(`(?m)^\s+inst \[\d+ or "(\w+)"\] value (\d+)$`)
+	// rule=count, in the order of the rules' names (/metrics sorts its
+	// samples so, the MMV file has the rules in their order)
+	counts := func(re *regexp.Regexp, text string) string {
+		var l []string
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			l = append(l, m[1]+"="+m[2])
+		}
+		slices.Sort(l)
+		return strings.Join(l, " ")
+	}
 	var fromMetrics, fromPminfo string
 	p.waitFor("the MMV file", 10*time.Second, func() bool {
 		_, body := p.get("/metrics")
-		fromMetrics = ""
-		for _, m := range metric.FindAllStringSubmatch(body, -1) {
-			fromMetrics += m[1] + "=" + m[2] + " "
-		}
+		fromMetrics = counts(metric, body)
 		out, _ := exec.Command("pminfo", "-f", "mmv."+name+".rule.evaluations").CombinedOutput()
-		fromPminfo = ""
-		for _, m := range inst.FindAllStringSubmatch(string(out), -1) {
-			fromPminfo += m[1] + "=" + m[2] + " "
-		}
+		fromPminfo = counts(inst, string(out))
 		return fromMetrics != "" && fromMetrics == fromPminfo
 	})
 	t.Logf("/metrics and pminfo -f mmv.%s.rule.evaluations agree: %s", name, fromMetrics)

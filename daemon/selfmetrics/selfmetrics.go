@@ -8,22 +8,17 @@
 // its instance (a rule, receiver or host) as the MMV metric's instance
 // domain.
 //
-// prometheus/client_golang is not used: linked into a program, its
-// package initialisation alone adds about 4.3 MB to its resident size
-// (measured with pmie on the archive replay benchmark, see rules/doc.go),
-// for a format whose few rules (escaping, one HELP and TYPE per name)
-// are kept here; tests read /metrics back with Prometheus's own parser
-// (expfmt).
+// The package writes neither format: pmie-notify's daemon/web hands the
+// families to prometheus/client_golang, and pmie's daemon writes the MMV
+// file. So pmie, which uses the families for its MMV file, does not link
+// client_golang.
 package selfmetrics
 
 import (
-	"io"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/gopcp/pmie/daemon/wire"
 	"github.com/gopcp/pmie/pmapi"
@@ -235,75 +230,4 @@ func buildVersion() (version, goVersion string) {
 		version = bi.Main.Version
 	}
 	return version, runtime.Version()
-}
-
-// WriteText writes the families in Prometheus's text exposition format
-// (version 0.0.4): families of one name together, with one HELP and TYPE.
-func WriteText(w io.Writer, fams []*Family) error {
-	var b strings.Builder
-	seen := map[string]bool{}
-	for _, f := range fams {
-		if !seen[f.Name] {
-			seen[f.Name] = true
-			help := f.Help
-			for _, g := range fams {
-				if g.Name == f.Name && help == "" {
-					help = g.Help
-				}
-			}
-			typ := "gauge"
-			if f.Counter {
-				typ = "counter"
-			}
-			b.WriteString("# HELP " + f.Name + " " + escapeHelp(help) + "\n")
-			b.WriteString("# TYPE " + f.Name + " " + typ + "\n")
-			for _, g := range fams {
-				if g.Name == f.Name {
-					writeSamples(&b, g)
-				}
-			}
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeSamples writes a family's samples.
-func writeSamples(b *strings.Builder, f *Family) {
-	for _, s := range f.Samples {
-		b.WriteString(f.Name)
-		if len(s.Labels) > 0 {
-			b.WriteByte('{')
-			for i := 0; i+1 < len(s.Labels); i += 2 {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(s.Labels[i] + `="` + escapeLabel(s.Labels[i+1]) + `"`)
-			}
-			b.WriteByte('}')
-		}
-		b.WriteByte(' ')
-		b.WriteString(formatValue(s.Value))
-		b.WriteByte('\n')
-	}
-}
-
-var helpEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
-var labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
-
-func escapeHelp(s string) string { return helpEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD")) }
-
-func escapeLabel(s string) string { return labelEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD")) }
-
-// formatValue writes a value as the text format wants it.
-func formatValue(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+Inf"
-	case math.IsInf(v, -1):
-		return "-Inf"
-	case math.IsNaN(v):
-		return "NaN"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -3,7 +3,7 @@
 // only with --web.listen-address or the daemon configuration's
 // http.listen_address:
 //
-//	GET  /metrics        pmie's metrics, Prometheus text format
+//	GET  /metrics        pmie's metrics (prometheus/client_golang's exposition)
 //	GET  /-/healthy      200 while pmie runs
 //	GET  /-/ready        200 once rules have been evaluated, 503 before
 //	POST /-/reload       reload (as SIGUSR1): 200, or 500 with the errors
@@ -124,15 +124,6 @@ func plain(w http.ResponseWriter, status int, text string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write([]byte(text))
-}
-
-func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
-	snap, ok := s.snapshot(w, r)
-	if !ok {
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	selfmetrics.WriteText(w, selfmetrics.Families(snap))
 }
 
 func (s *Server) serveReload(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -141,6 +143,50 @@ func TestMetrics(t *testing.T) {
 	}
 	if fams["pmie_reloads_total"].GetType().String() != "COUNTER" || fams["pmie_alerts_queue_length"].GetType().String() != "GAUGE" {
 		t.Errorf("types: %v %v", fams["pmie_reloads_total"].GetType(), fams["pmie_alerts_queue_length"].GetType())
+	}
+}
+
+// TestMetricsNegotiated checks that /metrics answers a scraper that asks
+// for Prometheus's protobuf format, compressed, in that format: the same
+// values as the text format.
+func TestMetricsNegotiated(t *testing.T) {
+	base := start(t, &fakeSource{snap: snapshot()})
+	req, _ := http.NewRequest("GET", base+"/metrics", nil)
+	req.Header.Set("Accept", string(expfmt.NewFormat(expfmt.TypeProtoDelim)))
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("%d, Content-Encoding %q", resp.StatusCode, resp.Header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := expfmt.ResponseFormat(resp.Header)
+	if format.FormatType() != expfmt.TypeProtoDelim {
+		t.Fatalf("format %q, want protobuf", format)
+	}
+	dec := expfmt.NewDecoder(zr, format)
+	got := map[string]float64{}
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mf.Metric {
+			if len(m.Label) == 0 {
+				got[mf.GetName()] = m.GetCounter().GetValue() + m.GetGauge().GetValue()
+			}
+		}
+	}
+	if got["pmie_evaluations_total"] != 20 || got["pmie_rules"] != 2 {
+		t.Errorf("pmie_evaluations_total %v, pmie_rules %v; want 20, 2", got["pmie_evaluations_total"], got["pmie_rules"])
 	}
 }
 
