@@ -47,9 +47,9 @@ func (bw *benchWorld) deliver() {
 		for _, m := range r.Metrics {
 			switch m.Name {
 			case "c":
-				m.Deliver(&bw.ctr, bw.step)
+				m.Deliver(&bw.ctr, nil, bw.step)
 			case "g":
-				m.Deliver(&bw.instant, bw.step)
+				m.Deliver(&bw.instant, nil, bw.step)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
@@ -150,40 +151,42 @@ func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	}
 }
 
-// extractRun stores the values vals of m from position pos of the newest
-// sample of x, returning the position after them.
-func (x *Node) extractRun(m *Metric, vals []pmapi.Value, pos int) int {
+// extractRun stores the values of m's first n instances from position
+// pos of the newest sample of x, returning the position after them.
+func (x *Node) extractRun(m *Metric, n, pos int) int {
 	if x.store != storeNum {
+		vals := m.vset.Values[:n]
 		for j := range vals {
 			x.extract(m, &vals[j], pos+j)
 		}
-		return pos + len(vals)
+		return pos + n
 	}
 	out := x.nums(0)
 	if pos >= len(out) {
-		return pos + len(vals)
+		return pos + n
 	}
 	dst := out[pos:]
-	if len(vals) < len(dst) {
-		dst = dst[:len(vals)]
+	if n < len(dst) {
+		dst = dst[:n]
 	}
-	conv := m.conv
+	nums, conv := m.col.Nums[:len(dst)], m.conv
 	for j := range dst {
-		dst[j] = conv * vals[j].Atom.Float64()
+		dst[j] = conv * nums[j]
 	}
-	return pos + len(vals)
+	return pos + n
 }
 
 // extractRates is extractRun then doneWith, for a counter's values
-// converted to rates, in one pass: the values vals of m are stored from
-// position pos (which must be within the newest sample of x, a numeric
-// one) as rates over the interval since m's previous values. It returns
-// the position after them.
-func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
+// converted to rates, in one pass: the values of m's first n instances
+// are stored from position pos (which must be within the newest sample
+// of x, a numeric one) as rates over the interval since m's previous
+// values. It returns the position after them.
+func (x *Node) extractRates(m *Metric, n, pos int) int {
 	out := x.nums(0)[pos:]
-	if len(vals) < len(out) {
-		out = out[:len(vals)]
+	if n < len(out) {
+		out = out[:n]
 	}
+	nums := m.col.Nums[:len(out)]
 	ok := true
 	dt := m.stamp - m.stomp
 	conv := m.conv
@@ -191,7 +194,7 @@ func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
 		// rateAt for each value, in registers
 		prev := m.vals[:len(out)]
 		for j := range out {
-			raw := conv * vals[j].Atom.Float64()
+			raw := conv * nums[j]
 			d := (raw - prev[j]) / dt
 			prev[j] = raw
 			if d < 0 {
@@ -202,7 +205,7 @@ func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
 		}
 	} else {
 		for j := range out {
-			out[j] = conv * vals[j].Atom.Float64()
+			out[j] = conv * nums[j]
 			if j < len(m.vals) && !m.rateAt(out, j, dt) {
 				ok = false
 			}
@@ -212,7 +215,7 @@ func (x *Node) extractRates(m *Metric, vals []pmapi.Value, pos int) int {
 	if !m.ratesDone(ok) {
 		x.valid = 0
 	}
-	return pos + len(vals)
+	return pos + n
 }
 
 // fetchSingle evaluates a fetch of a metric without instances (or one whose
@@ -287,11 +290,11 @@ func fetchAll(x *Node) {
 		start := pos
 		if m.vset != nil && m.nidom > 0 {
 			if dorate && x.store == storeNum && pos < x.tspan {
-				pos = x.extractRates(m, m.vset.Values[:m.nidom], pos)
+				pos = x.extractRates(m, m.nidom, pos)
 				stamp = max(stamp, m.stamp)
 				continue
 			}
-			pos = x.extractRun(m, m.vset.Values[:m.nidom], pos)
+			pos = x.extractRun(m, m.nidom, pos)
 		}
 		stamp = x.doneWith(m, dorate, start, pos, stamp)
 	}
@@ -321,14 +324,14 @@ func fetchSome(x *Node) {
 		}
 		start := pos
 		for j := 0; j < m.nidom; j++ {
-			v := findInst(m.vset.Values, m.iids[j])
-			if v == nil {
+			k := slices.Index(m.col.Insts, m.iids[j])
+			if k < 0 {
 				x.valid = 0
 				m.stomp = 0
 				m.vset = nil
 				return
 			}
-			x.extract(m, v, pos)
+			x.extract(m, &m.vset.Values[k], pos)
 			pos++
 		}
 		stamp = x.doneWith(m, dorate, start, pos, stamp)
@@ -350,27 +353,17 @@ func (x *Node) doneWith(m *Metric, dorate bool, start, pos int, stamp float64) f
 	return max(stamp, m.stamp)
 }
 
-// findInst finds the value of instance id in vals.
-func findInst(vals []pmapi.Value, id int32) *pmapi.Value {
-	for k := range vals {
-		if vals[k].Inst == id {
-			return &vals[k]
-		}
-	}
-	return nil
-}
-
 // indomChanged compares the instances just delivered with those m had,
 // and if they differ adopts the new set: names carry over for instances
 // seen before, counters keep their previous raw values, and new instances
 // have their names looked up. It reports whether the set changed.
 func (m *Metric) indomChanged() bool {
-	var got []pmapi.Value
+	var got []int32
 	if m.vset != nil {
-		got = m.vset.Values
+		got = m.col.Insts
 	}
 	if len(got) == m.nidom {
-		if sameInsts(m.iids[:len(got)], got) {
+		if slices.Equal(m.iids[:len(got)], got) {
 			return false
 		}
 	} else if len(got) == 0 && m.nidom <= 0 {
@@ -391,9 +384,9 @@ func (m *Metric) indomChanged() bool {
 		}
 	}
 	for nw := range got {
-		ids[nw] = got[nw].Inst
+		ids[nw] = got[nw]
 		for old := 0; old < m.nidom; old++ {
-			if m.iids[old] != got[nw].Inst {
+			if m.iids[old] != got[nw] {
 				continue
 			}
 			names[nw] = m.inames[old]
@@ -423,25 +416,6 @@ func (m *Metric) indomChanged() bool {
 		}
 	}
 	m.inames, m.iids, m.nidom = names, ids, n
-	return true
-}
-
-// sameInsts reports whether vals are of the instances ids, in order. It
-// looks at four values at a time: they mostly are.
-func sameInsts(ids []int32, vals []pmapi.Value) bool {
-	vals = vals[:len(ids)]
-	j := 0
-	for ; j+4 <= len(ids); j += 4 {
-		v, id := vals[j:j+4], ids[j:j+4]
-		if (v[0].Inst^id[0])|(v[1].Inst^id[1])|(v[2].Inst^id[2])|(v[3].Inst^id[3]) != 0 {
-			return false
-		}
-	}
-	for ; j < len(ids); j++ {
-		if vals[j].Inst != ids[j] {
-			return false
-		}
-	}
 	return true
 }
 

@@ -136,7 +136,7 @@ func (w *world) step(now float64, vals map[string]map[string]float64) {
 			if !ok || m.state != metricReady {
 				continue
 			}
-			m.Deliver(w.valueSet(m, vs, ""), now)
+			m.Deliver(w.valueSet(m, vs, ""), nil, now)
 		}
 	}
 	for _, r := range w.prog.Rules {

@@ -212,13 +212,14 @@ func TestExtractRates(t *testing.T) {
 	cur := []float64{4, 10, 2, 5.5, 1e18 + 4096, 3, 9}
 	for _, dt := range []float64{10, 0.25, 0} {
 		for n := 0; n <= len(cur); n++ {
-			vals := make([]pmapi.Value, len(cur))
+			vs := &pmapi.ValueSet{Values: make([]pmapi.Value, len(cur))}
 			for j, v := range cur {
-				vals[j] = pmapi.Value{Inst: int32(j), Atom: pmapi.F64(v)}
+				vs.Values[j] = pmapi.Value{Inst: int32(j), Atom: pmapi.F64(v)}
 			}
-			m := &Metric{conv: 1000, stomp: 100, stamp: 100 + dt, vals: append([]float64(nil), prev[:n]...)}
+			m := &Metric{conv: 1000, stomp: 100, vals: append([]float64(nil), prev[:n]...)}
+			m.Deliver(vs, nil, 100+dt)
 			x := &Node{nsmpls: 1, tspan: len(cur), num: make([]float64, len(cur)), valid: 1}
-			x.extractRates(m, vals, 0)
+			x.extractRates(m, len(cur), 0)
 
 			want := make([]float64, len(cur))
 			wantPrev := append([]float64(nil), prev[:n]...)
@@ -241,29 +242,6 @@ func TestExtractRates(t *testing.T) {
 			if (x.valid != 0) != ok {
 				t.Errorf("dt %v, %d previous: valid %d, rates ok %v", dt, n, x.valid, ok)
 			}
-		}
-	}
-}
-
-// TestSameInsts checks the instance comparison of indomChanged on sets
-// of every length up to 9, the same and differing at each position.
-func TestSameInsts(t *testing.T) {
-	for n := 0; n <= 9; n++ {
-		ids := make([]int32, n)
-		vals := make([]pmapi.Value, n)
-		for j := range ids {
-			ids[j] = int32(j * 3)
-			vals[j].Inst = int32(j * 3)
-		}
-		if !sameInsts(ids, vals) {
-			t.Errorf("%d instances: not the same", n)
-		}
-		for j := range vals {
-			vals[j].Inst++
-			if sameInsts(ids, vals) {
-				t.Errorf("%d instances, position %d differs: the same", n, j)
-			}
-			vals[j].Inst--
 		}
 	}
 }
@@ -291,5 +269,38 @@ func BenchmarkWindowRows(b *testing.B) {
 				r.truthRows(buf, span, n, 0.75, out)
 			}
 		})
+	}
+}
+
+// TestDeliverColumns checks the columns a metric evaluates: those given
+// with the values (an archive's fetcher makes them), or, when none are
+// given or they do not fit the values, its own, made from the values:
+// the same instances and numbers as pmapi.Atom.Float64 gives.
+func TestDeliverColumns(t *testing.T) {
+	vs := &pmapi.ValueSet{Values: []pmapi.Value{
+		{Inst: 3, Atom: pmapi.U64(1 << 60)}, {Inst: 7, Atom: pmapi.I32(-5)}, {Inst: 9, Atom: pmapi.F64(0.25)},
+	}}
+	var given Columns
+	given.Fill(vs)
+	if !slices.Equal(given.Insts, []int32{3, 7, 9}) || !slices.Equal(given.Nums, []float64{1 << 60, -5, 0.25}) {
+		t.Fatalf("columns %v %v", given.Insts, given.Nums)
+	}
+	m := &Metric{}
+	m.Deliver(vs, &given, 1)
+	if m.col != &given {
+		t.Error("the columns given were not used")
+	}
+	m.Deliver(vs, nil, 2)
+	if m.col != &m.own || !slices.Equal(m.col.Nums, given.Nums) || !slices.Equal(m.col.Insts, given.Insts) {
+		t.Errorf("own columns %v %v, want %v %v", m.col.Insts, m.col.Nums, given.Insts, given.Nums)
+	}
+	short := Columns{Insts: []int32{3}, Nums: []float64{1}}
+	m.Deliver(vs, &short, 3)
+	if m.col != &m.own {
+		t.Error("columns that do not fit the values were used")
+	}
+	m.Drop()
+	if m.vset != nil || m.col != nil {
+		t.Error("Drop left values")
 	}
 }

@@ -25,6 +25,8 @@ type Metric struct {
 
 	stamp float64         // timestamp of the values in vset
 	vset  *pmapi.ValueSet // values delivered by the latest fetch, sorted by instance
+	col   *Columns        // vset's instances and numbers
+	own   Columns         // col's storage when the deliverer gave none
 	stomp float64         // timestamp of the previous values of a counter
 	vals  []float64       // previous raw values of a counter, per instance
 	node  *Node           // the fetch node reading this metric
@@ -59,18 +61,48 @@ func (m *Metric) Dud() bool { return m.state == metricDud }
 
 // Deliver hands m the values of its metric from the latest fetch, with the
 // fetch's timestamp in seconds. vs must be sorted by instance number and
-// must stay unchanged until the next evaluation. As in pmie, a value set
-// without values leaves m as it was.
-func (m *Metric) Deliver(vs *pmapi.ValueSet, stamp float64) {
+// must stay unchanged until the next evaluation, as must col, vs's
+// instances and numbers (Columns.Fill), if given: evaluation reads those,
+// and m makes its own when col is nil. As in pmie, a value set without
+// values leaves m as it was.
+func (m *Metric) Deliver(vs *pmapi.ValueSet, col *Columns, stamp float64) {
 	if vs == nil || vs.Err != nil || len(vs.Values) == 0 {
 		return
 	}
-	m.vset = vs
+	if col == nil || len(col.Insts) != len(vs.Values) {
+		m.own.Fill(vs)
+		col = &m.own
+	}
+	m.vset, m.col = vs, col
 	m.stamp = stamp
 }
 
+// Columns is a value set's instances and its values as numbers
+// (pmapi.Atom.Float64), in the set's order: what evaluation reads of a
+// numeric metric, 12 bytes a value rather than the 40 of a pmapi.Value.
+// An archive's fetcher makes them beside the fetch, on its own
+// processor, so that the evaluation reads a third of the memory that
+// the fetcher last wrote.
+type Columns struct {
+	Insts []int32
+	Nums  []float64
+}
+
+// Fill makes c the columns of vs, reusing c's storage.
+func (c *Columns) Fill(vs *pmapi.ValueSet) {
+	n := len(vs.Values)
+	if cap(c.Insts) < n {
+		c.Insts, c.Nums = make([]int32, n), make([]float64, n)
+	}
+	c.Insts, c.Nums = c.Insts[:n], c.Nums[:n]
+	for j := range vs.Values {
+		v := &vs.Values[j]
+		c.Insts[j], c.Nums[j] = v.Inst, v.Atom.Float64()
+	}
+}
+
 // Drop forgets any values delivered to m that have not been evaluated.
-func (m *Metric) Drop() { m.vset = nil }
+func (m *Metric) Drop() { m.vset, m.col = nil, nil }
 
 // Instances is the number of instances m currently covers, -1 if unknown.
 func (m *Metric) Instances() int { return m.nidom }

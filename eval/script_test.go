@@ -184,7 +184,7 @@ func (s *script) at(arg string) {
 			if !ok || !m.Ready() {
 				continue
 			}
-			m.Deliver(w.valueSet(m, vs, s.strs[m.Name]), now)
+			m.Deliver(w.valueSet(m, vs, s.strs[m.Name]), nil, now)
 		}
 	}
 	if g := s.group; g != nil {

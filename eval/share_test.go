@@ -159,7 +159,7 @@ func (w *shareWorld) deliver(now float64, v values) {
 			if !ok || !m.Ready() {
 				continue
 			}
-			m.Deliver(w.valueSet(m, vs, ""), now)
+			m.Deliver(w.valueSet(m, vs, ""), nil, now)
 		}
 	}
 }

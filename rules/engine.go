@@ -271,7 +271,7 @@ func (e *Engine) evalStep(s *step) error {
 	t := s.t
 	for i, h := range t.hosts {
 		h.err = s.hosts[i].err
-		h.deliver(&s.hosts[i].result)
+		h.deliver(&s.hosts[i].result, s.hosts[i].cols)
 	}
 	e.rt.Clock.Reflect(s.now, t.delta, e.cfg.Calendar)
 	e.evalTask(t, s.now)

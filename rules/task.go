@@ -97,13 +97,15 @@ func (h *hostFetch) distribute() {
 	if h.err == nil && !h.down {
 		sortResult(&h.result)
 	}
-	h.deliver(&h.result)
+	h.deliver(&h.result, nil)
 }
 
 // deliver hands the values of r, h's fetch (sorted by sortResult), to
-// its metrics, unless the fetch failed or the host is down. r must stay
-// unchanged until the metrics have been evaluated.
-func (h *hostFetch) deliver(r *pmapi.Result) {
+// its metrics, unless the fetch failed or the host is down; cols, if not
+// nil, are the columns of r's value sets (eval.Columns), else the metrics
+// make them. r and cols must stay unchanged until the metrics have been
+// evaluated.
+func (h *hostFetch) deliver(r *pmapi.Result, cols []eval.Columns) {
 	for _, m := range h.metrics {
 		m.Drop()
 		m.SetDown(h.live != nil && (h.err != nil || h.down))
@@ -117,9 +119,13 @@ func (h *hostFetch) deliver(r *pmapi.Result) {
 		if vs.Err != nil || len(vs.Values) == 0 {
 			continue
 		}
+		var col *eval.Columns
+		if i < len(cols) {
+			col = &cols[i]
+		}
 		for _, m := range h.metrics {
 			if m.Ready() && m.Desc.PMID == vs.PMID {
-				m.Deliver(vs, stamp)
+				m.Deliver(vs, col, stamp)
 			}
 		}
 	}
