@@ -29,6 +29,7 @@ pattern=${2:-.}
 shift $(($# < 2 ? $# : 2))
 [ $# -eq 0 ] && set -- -fuzzminimizetime 10s
 logs=${FUZZ_LOGS:-$(mktemp -d /tmp/fuzz-all.XXXXXX)}
+mkdir -p "$logs" || exit 1
 cd "$root" || exit 1
 status=0
 while read -r pkg fn; do
