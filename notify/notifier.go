@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"reflect"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/internal/nss"
 	"github.com/gopcp/pmie/notify/alert"
 )
 
@@ -66,10 +68,22 @@ type Notifier struct {
 	retired   sync.WaitGroup // receivers replaced, still sending
 }
 
+// transport is http.DefaultTransport's settings, its connections dialled
+// so that receivers' hosts are found as the C library finds them, also in
+// a build without it (internal/nss).
+func transport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nss.Dial(ctx, d, network, addr)
+	}
+	return t
+}
+
 // New starts a Notifier for cfg.
 func New(cfg *Config, opt Options) *Notifier {
 	if opt.Client == nil {
-		opt.Client = &http.Client{}
+		opt.Client = &http.Client{Transport: transport()}
 	}
 	if opt.Log == nil {
 		opt.Log = func(string) {}

@@ -5,12 +5,12 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
 
+	"github.com/gopcp/pmie/internal/nss"
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pmiestats"
 	"github.com/gopcp/pmie/rules"
@@ -43,7 +43,7 @@ func becomeDaemon(name string) error {
 // group and supplementary groups, as libpcp's pmSetProcessIdentity does
 // (and with its messages).
 func switchUser(name string) error {
-	u, err := user.Lookup(name)
+	u, err := nss.LookupUser(name)
 	if err != nil {
 		return fmt.Errorf("cannot find the %s user to switch to", name)
 	}
@@ -54,7 +54,7 @@ func switchUser(name string) error {
 	}
 	if groups, _ := syscall.Getgroups(); len(groups) > 0 {
 		var ids []int
-		if names, err := u.GroupIds(); err == nil {
+		if names, err := nss.GroupIDs(u); err == nil {
 			for _, g := range names {
 				if n, err := strconv.Atoi(g); err == nil {
 					ids = append(ids, n)

@@ -41,7 +41,7 @@ var table = map[string]layer{
 	// the sources of metrics, each over pmapi alone; the opener over them
 	"pmapi/archive":    {imports: []string{"pmapi"}, tests: []string{"internal/damaged"}},
 	"pmapi/local":      {imports: []string{"pmapi"}},
-	"pmapi/pmcd":       {imports: []string{"pmapi", "internal/pdu", "internal/pcpconf"}, tests: []string{"internal/pmcdtest"}},
+	"pmapi/pmcd":       {imports: []string{"pmapi", "internal/pdu", "internal/pcpconf", "internal/nss"}, tests: []string{"internal/pmcdtest"}},
 	"pmapi/synth":      {imports: []string{"pmapi"}, tests: []string{"pmapi/archive"}},
 	"pmapi/source":     {imports: append([]string{"pmapi"}, sources...)},
 	"pmapi/fetchgroup": {imports: []string{"pmapi"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
@@ -54,7 +54,7 @@ var table = map[string]layer{
 		tests: append([]string{"internal/pmcdtest"}, sources...)},
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
-	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg"}},
+	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg", "internal/nss"}},
 	"daemon/fleet":       {imports: []string{"internal/pcpconf", "internal/pcpopt"}},
 	"daemon/wire":        {imports: []string{"notify/alert", "daemon/fleet"}},
 	"daemon/selfmetrics": {imports: []string{"daemon/wire", "pmapi"}},
@@ -69,6 +69,7 @@ var table = map[string]layer{
 	"internal/yamlcfg":        {},
 	"internal/realtest":       {},
 	"internal/waker":          {},
+	"internal/nss":            {},
 	"internal/oneproc":        {},
 	"internal/hugeheap":       {},
 	"internal/pcpopt":         {imports: []string{"pmapi"}},
@@ -88,7 +89,7 @@ var table = map[string]layer{
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
-		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap"),
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap", "internal/nss"),
 		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt", "internal/hugeheap"}, tests: []string{"internal/damaged", "internal/goldenfile"}},

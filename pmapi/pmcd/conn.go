@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/pmie/internal/nss"
 	"github.com/gopcp/pmie/internal/pdu"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -113,7 +114,7 @@ func dialOne(network, addr string, sp Spec, cfg *Config) (*conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.connectTimeout())
 	defer cancel()
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
+	nc, err := nss.Dial(ctx, &d, network, addr)
 	if err != nil {
 		return nil, dialError(err)
 	}
