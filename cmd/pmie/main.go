@@ -545,9 +545,10 @@ func (p *session) evaluate(ctx context.Context) int {
 // has them, unless $GOMAXPROCS chose the number or pmie runs inside
 // another program (its tests): the fetcher runs on one and the
 // evaluation on the other. Measured on the benchmark
-// (../shared/tools/bench-vs-pmie.sh, 2 processors, 30 runs): 58.6 ms of
-// wall time and 59.5 ms of CPU on one, 41 ms and 67 ms on two; pmieconf's
-// rules 27.6 ms and 29.4 ms on one, 22 ms and 23-26 ms on two.
+// (../shared/tools/bench-vs-pmie.sh's archive and rules, 2 processors, 31
+// interleaved runs): 60.1 ms of wall time and 60.5 ms of CPU on one, 39.1
+// ms and 65.9 ms on two; pmieconf's rules (30 runs) 27.6 ms and 29.4 ms on
+// one, 22 ms and 23-26 ms on two.
 func archiveProcs() {
 	if realProcess && os.Getenv("GOMAXPROCS") == "" && runtime.NumCPU() > 1 {
 		runtime.GOMAXPROCS(2)
