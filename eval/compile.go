@@ -354,7 +354,7 @@ func (c *Compiler) reducedAt(x lang.Expr) func() {
 // reducedEarly reports whether pmie's parser reduces x as soon as it has
 // read x's last token: x ends with a token that nothing can extend (a ")",
 // a string compared with == or !=, the last number of a sample qualifier
-// @N..M, true or false), and every construct between that token and x is
+// @N..M but not @N's, true or false), and every construct between that token and x is
 // one that nothing after it can extend either (a prefix operator, an
 // aggregate or quantifier, the right operand of &&, ||, * or /, which
 // bind at least as tightly as anything that could follow). Anything
@@ -371,7 +371,9 @@ func reducedEarly(x lang.Expr) (early, peek bool) {
 	case *lang.Paren:
 		return true, false
 	case *lang.Metric:
-		return x.Samples != nil, true
+		// after @N the scanner reads on, for a ".." that would make it
+		// @N..M
+		return x.Samples != nil && x.Samples.Range, true
 	case *lang.Bool:
 		return true, true
 	case *lang.Binary:

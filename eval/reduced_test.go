@@ -17,7 +17,8 @@ func TestReducedEarly(t *testing.T) {
 		{`(a.b > 1)`, true, false},
 		{`a.b == "x"`, true, false},
 		{`a.b @0..2`, true, true},
-		{`a.b @1`, true, true},
+		{`a.b @1`, false, false}, // the scanner reads on for a ".."
+		{`a.b * c.d @1`, false, false},
 		{`a.b #x`, false, false},
 		{`a.b`, false, false},
 		{`true`, true, true},
