@@ -17,6 +17,8 @@ type Compiler struct {
 	// Src is the rule file the statements come from, which diagnostics
 	// point into (nil: they have no place).
 	Src *lang.Source
+
+	lost int // metrics not found, so far
 }
 
 // Statement compiles one statement, adding any rule to the program.
@@ -88,16 +90,51 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 		b.rules = rules
 		return false, made
 	}
-	b.rules = rules
+	// pmie looked each metric up as it parsed it, and built what it
+	// completed before the error, with its checks: the metrics inside a
+	// construct built are looked up as it is
 	found := true
+	built := d.Built
 	for _, m := range d.Metrics {
-		c.at(m.Loc)
-		found = c.metric(m) != nil && found
+		start := m.Span.Start.Offset
+		for len(built) > 0 && built[0].Where().Span.Start.Offset <= start {
+			found = c.built(built[0]) && found
+			built = built[1:]
+		}
+		if !inside(m, d.Built) {
+			c.at(m.Loc)
+			found = c.metric(m) != nil && found
+		}
 	}
+	for _, x := range built {
+		found = c.built(x) && found
+	}
+	b.rules = rules
 	if d.Anon && found {
 		b.NextName()
 	}
 	return false, nil
+}
+
+// built builds x, a construct of a dropped statement that pmie completed
+// before the statement's error, for its diagnostics alone. It reports
+// whether the metrics in it were found.
+func (c *Compiler) built(x lang.Expr) bool {
+	c.at(x.Where())
+	lost := c.lost
+	c.expr(x)
+	return c.lost == lost
+}
+
+// inside reports whether metric m is in one of the constructs xs.
+func inside(m *lang.Metric, xs []lang.Expr) bool {
+	at := m.Span.Start.Offset
+	for _, x := range xs {
+		if sp := x.Where().Span; sp.Start.Offset <= at && at < sp.End.Offset {
+			return true
+		}
+	}
+	return false
 }
 
 // reduced builds st as pmie does a statement it completes before finding
@@ -230,7 +267,11 @@ func (c *Compiler) metric(m *lang.Metric) *Node {
 	if m.Samples != nil {
 		t1, t2 = m.Samples.From, m.Samples.To
 	}
-	return c.B.Fetch(m.Name, hosts, insts, t1, t2)
+	x := c.B.Fetch(m.Name, hosts, insts, t1, t2)
+	if x == nil {
+		c.lost++
+	}
+	return x
 }
 
 func (c *Compiler) unary(e *lang.Unary) *Node {

@@ -197,6 +197,13 @@ type Dropped struct {
 	Start, Diag int
 	// Metrics are the metrics parsed before the statement's first error.
 	Metrics []*Metric
+	// Built are the constructs pmie's parser completed before the
+	// statement's first error (an operand of an operator that then
+	// lacked its other operand, a condition whose action was bad...),
+	// the outermost only, in order: pmie built each, with its checks
+	// (operands of different instance domains, say), as it completed
+	// it.
+	Built []Expr
 	// Rules counts the rules (cond -> action, and a ruleset's unknown and
 	// otherwise actions) built in it.
 	Rules int

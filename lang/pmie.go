@@ -168,7 +168,7 @@ func (s *pmieSession) statement() *Stmt {
 	switch {
 	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon:
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || len(s.stmt.Built) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon:
 		d := s.stmt
 		if len(c.toks) > 0 {
 			d.Start = c.toks[0].start

@@ -300,9 +300,28 @@ func (c *pmieParser) binary(t token, x, y Expr) Expr {
 	}
 	l := Loc{Span: Span{Start: x.Where().Span.Start, End: y.Where().Span.End}, From: x.Where().From}
 	if t.val == "->" {
-		return &Rule{Loc: l, Cond: x, Action: y}
+		return c.built(&Rule{Loc: l, Cond: x, Action: y})
 	}
-	return &Binary{Loc: l, Op: binaryOps[t.val], OpPos: c.s.src.Pos(t.start), X: x, Y: y}
+	return c.built(&Binary{Loc: l, Op: binaryOps[t.val], OpPos: c.s.src.Pos(t.start), X: x, Y: y})
+}
+
+// built records x, a construct pmie's parser has just completed, in the
+// statement's Built if the statement has had no error yet, in place of
+// the constructs it is made of, and returns it.
+func (c *pmieParser) built(x Expr) Expr {
+	if c.s.errs > 0 {
+		return x
+	}
+	b, sp := c.s.stmt.Built, x.Where().Span
+	for len(b) > 0 {
+		in := b[len(b)-1].Where().Span
+		if in.Start.Offset < sp.Start.Offset || in.End.Offset > sp.End.Offset {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	c.s.stmt.Built = append(b, x)
+	return x
 }
 
 // binopValue is what pmie builds for a binary operator.
@@ -418,15 +437,15 @@ func (c *pmieParser) prefixNode(p *Operator, first int, dom token, x Expr) Expr 
 	d := pmieDomains[strings.TrimPrefix(dom.val, "_")]
 	switch p.Class {
 	case Aggregate:
-		return &Aggr{Loc: l, Op: p.Name, Dom: d, X: x}
+		return c.built(&Aggr{Loc: l, Op: p.Name, Dom: d, X: x})
 	case Quantifier:
 		q := &Quant{Loc: l, Op: p.Name, Dom: d, X: x}
 		if p.Name == "%" {
 			q.Percent = t.num
 		}
-		return q
+		return c.built(q)
 	}
-	return &Unary{Loc: l, Op: unaryOps[p.Name], X: x}
+	return c.built(&Unary{Loc: l, Op: unaryOps[p.Name], X: x})
 }
 
 // prefixed parses the operand of prefix operator p (already consumed).
@@ -472,8 +491,8 @@ func (c *pmieParser) match(word string) (pv, bool) {
 	x, ok := c.prefixed(matchOps[word])
 	if ok && x.x != nil {
 		t := c.toks[first]
-		x.x = &MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from},
-			Negate: word == "nomatch_inst", Pattern: pat.val, PatternSpan: c.s.src.Span(pat.start, max(pat.end, pat.start)), X: x.x}
+		x.x = c.built(&MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from},
+			Negate: word == "nomatch_inst", Pattern: pat.val, PatternSpan: c.s.src.Span(pat.start, max(pat.end, pat.start)), X: x.x})
 	}
 	return x, ok
 }
@@ -491,7 +510,7 @@ func (c *pmieParser) paren(want Type) (pv, bool) {
 		if c.is(tkPunct, ")") {
 			c.advance()
 			if x.x != nil {
-				x.x = &Paren{Loc: c.loc(first), X: x.x}
+				x.x = c.built(&Paren{Loc: c.loc(first), X: x.x})
 			}
 			return x, true
 		}
@@ -622,7 +641,7 @@ func (c *pmieParser) action(word string) (pv, bool) {
 		a.Args = append(a.Args, &String{Loc: c.loc(len(c.toks) - 1), Value: s.val})
 	}
 	a.Loc = c.loc(first)
-	return pv{t: TypeAction, v: vExpr, x: a}, true
+	return pv{t: TypeAction, v: vExpr, x: c.built(a)}, true
 }
 
 // fetch parses the qualifiers after a metric name, the token at index
