@@ -87,9 +87,11 @@ func FuzzParsePmie(f *testing.F) {
 
 // macroTrouble reports whether a file uses macros in ways that printing
 // cannot reproduce: a string macro expanded as text may have held part of
-// a token, a macro may have been redefined after its use, and an empty
+// a token, a macro may have been redefined after its use, an empty
 // string macro in quotes makes an empty name (which no text reads back
-// as: pmie takes the character after an opening quote whatever it is).
+// as: pmie takes the character after an opening quote whatever it is),
+// and a quoted name cut short by the end of the file holds what pmie's
+// scanner reads there.
 func macroTrouble(f *File) bool {
 	uses := 0
 	for _, s := range f.Stmts {
@@ -108,6 +110,12 @@ func macroTrouble(f *File) bool {
 func hasEmptyName(n Node) bool {
 	kind, detail, kids := describeNode(n)
 	if (kind == "Metric" && detail == "") || (strings.HasPrefix(kind, "Qualifier") && detail == `""`) {
+		return true
+	}
+	if (kind == "Metric" || strings.HasPrefix(kind, "Qualifier")) && (strings.Contains(detail, "\xff") || strings.Contains(detail, `\xff`)) {
+		// a quoted name that ran into the end of the file holds the
+		// byte pmie's scanner reads there, up to its longest token:
+		// no text reads back as that either
 		return true
 	}
 	for _, k := range kids {

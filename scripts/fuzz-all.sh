@@ -39,7 +39,13 @@ while read -r pkg fn; do
 	rc=$?
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 	result=ok
-	if [ $rc -ne 0 ]; then
+	if [ $rc -ne 0 ] && ! grep -q 'Failing input written' "$log" &&
+		grep -q '^    context deadline exceeded$' "$log"; then
+		# Go 1.26's fuzzing coordinator can fail a run whose -fuzztime
+		# ends while a worker is busy, with no failing input
+		# (go.dev/issue/75804, fixed in Go 1.27)
+		result="ok (stopped by go.dev/issue/75804)"
+	elif [ $rc -ne 0 ]; then
 		result="FAILED (see $log)"
 		status=1
 	fi
