@@ -104,6 +104,17 @@ func (c *Columns) Fill(vs *pmapi.ValueSet) {
 // Drop forgets any values delivered to m that have not been evaluated.
 func (m *Metric) Drop() { m.vset, m.col = nil, nil }
 
+// Named reports whether the rule names m's instances and, if it does, the
+// identifiers of those found: what pmie adds to its fetches' instance
+// profile for m (pmAddProfile). A metric whose instances are not named
+// asks for them all.
+func (m *Metric) Named() (ids []int32, named bool) {
+	if m.specinst == 0 {
+		return nil, false
+	}
+	return m.iids[:max(m.nidom, 0)], true
+}
+
 // Instances is the number of instances m currently covers, -1 if unknown.
 func (m *Metric) Instances() int { return m.nidom }
 

@@ -183,6 +183,7 @@ func groupTasks(prog *eval.Program, stats []*RuleStats, fresh func(*eval.Rule) b
 			t.add(r, stats[i])
 			i++
 		}
+		t.setProfile()
 	}
 	return tasks
 }

@@ -219,13 +219,18 @@ func (e *Engine) closeAll() {
 // initialise metrics that were waiting for their metadata. When nothing is
 // left waiting the task's regular schedule restarts from now.
 func (e *Engine) enable(t *task) {
+	waiting := false
 	for _, h := range t.hosts {
 		if h.down {
 			e.reconnect(h)
 		}
 		if !h.down && len(h.waiting) > 0 {
 			e.retryMetrics(h)
+			waiting = true
 		}
+	}
+	if waiting {
+		t.setProfile() // metrics now ready join the fetch's profile
 	}
 	if !t.waits() {
 		t.epoch = t.when

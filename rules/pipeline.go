@@ -157,6 +157,7 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 			return s.err
 		}
 		if f.err == nil {
+			h.limit(&f.result)
 			sortResult(&f.result)
 			f.columns()
 		}

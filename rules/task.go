@@ -37,7 +37,8 @@ type hostFetch struct {
 	down    bool
 	opened  bool
 	live    *liveHost
-	counts  *hostCounters // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
+	counts  *hostCounters          // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
+	limits  map[pmapi.PMID][]int32 // instances pmie's fetch would bring (profile.go); nil: all
 }
 
 // hostFor finds or adds the fetch for conn.
@@ -95,6 +96,7 @@ func (t *task) waits() bool {
 // distribute hands the values of h's last live fetch to its metrics.
 func (h *hostFetch) distribute() {
 	if h.err == nil && !h.down {
+		h.limit(&h.result)
 		sortResult(&h.result)
 	}
 	h.deliver(&h.result, nil)
