@@ -18,7 +18,7 @@ type Compiler struct {
 	// point into (nil: they have no place).
 	Src *lang.Source
 
-	lost int // metrics not found, so far
+	lost int // metrics looked up and not found, so far
 }
 
 // Statement compiles one statement, adding any rule to the program.
@@ -103,7 +103,9 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 		}
 		if !inside(m, d.Built) {
 			c.at(m.Loc)
-			found = c.metric(m) != nil && found
+			lost := c.lost
+			c.metric(m)
+			found = c.lost == lost && found
 		}
 	}
 	for _, x := range built {
@@ -267,9 +269,10 @@ func (c *Compiler) metric(m *lang.Metric) *Node {
 	if m.Samples != nil {
 		t1, t2 = m.Samples.From, m.Samples.To
 	}
+	errs := c.B.errs
 	x := c.B.Fetch(m.Name, hosts, insts, t1, t2)
-	if x == nil {
-		c.lost++
+	if x == nil && errs == 0 {
+		c.lost++ // not found (after an error, not looked up)
 	}
 	return x
 }
