@@ -207,7 +207,7 @@ func strtol(s string) (int, bool) {
 	if rest != "" {
 		return 0, false
 	}
-	return int(max(min(n, math.MaxInt32), math.MinInt32)), true
+	return int(int32(n)), true // as C converts the long to an int
 }
 
 // progName is the basename of argv[0], as pmSetProgname keeps it.
@@ -248,6 +248,12 @@ func run(env Env) int {
 	if c.std.Context == pmapi.SourceArchive {
 		// one metric per batch, each fetched from the start of the window
 		c.batchSize = 1
+	}
+	if c.batchSize < 0 {
+		// pminfo allocates room for a batch of names now, which a
+		// negative size (-b) makes fail
+		fmt.Fprintf(env.Stderr, "%s: namelist malloc: Cannot allocate memory\n", prog)
+		return 1
 	}
 	if c.verify {
 		c.pDesc, c.pMid, c.pFullMid, c.pHelp, c.pOneline = false, false, false, false, false
