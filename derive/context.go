@@ -352,6 +352,23 @@ func (c *Context) OnBind(fn func([]Diagnostic)) { c.onBind = fn }
 // Source is the inner context's.
 func (c *Context) Source() pmapi.Source { return c.inner.Source() }
 
+// AddProfile is pmAddProfile on the underlying context, whose fetches
+// bring the derived metrics' operands too.
+func (c *Context) AddProfile(indom pmapi.InDom, insts []int32) error {
+	_, err := pmapi.AddProfile(c.inner, indom, insts...)
+	return err
+}
+
+// DelProfile is pmDelProfile on the underlying context.
+func (c *Context) DelProfile(indom pmapi.InDom, insts []int32) error {
+	_, err := pmapi.DelProfile(c.inner, indom, insts...)
+	return err
+}
+
+// KeepsProfile reports whether the underlying context keeps an instance
+// profile.
+func (c *Context) KeepsProfile() bool { return pmapi.KeepsProfile(c.inner) }
+
 // Close closes the inner context.
 func (c *Context) Close() error { return c.inner.Close() }
 

@@ -14,6 +14,19 @@ func (c nsContext) NameAll(id PMID) ([]string, error) { return c.ns.NameAll(id) 
 
 func (c nsContext) Children(name string) ([]Child, error) { return c.ns.Children(name) }
 
+// AddProfile, DelProfile and KeepsProfile are the context underneath's.
+func (c nsContext) AddProfile(indom InDom, insts []int32) error {
+	_, err := AddProfile(c.Context, indom, insts...)
+	return err
+}
+
+func (c nsContext) DelProfile(indom InDom, insts []int32) error {
+	_, err := DelProfile(c.Context, indom, insts...)
+	return err
+}
+
+func (c nsContext) KeepsProfile() bool { return KeepsProfile(c.Context) }
+
 // nsSeekContext is an nsContext over a context that can be positioned in
 // time.
 type nsSeekContext struct {

@@ -256,6 +256,7 @@ func (e *Engine) reconnect(h *hostFetch) {
 	switch {
 	case ctx != nil:
 		h.ctx, h.down, h.opened = ctx, false, true
+		h.profDirty = true
 		e.hosts.Reached(h.conn)
 		e.stats.host(h.conn).setDown(false)
 	case failed != nil:
@@ -341,6 +342,7 @@ func (e *Engine) fetchLive(t *task) {
 			e.lost(h, err)
 			continue
 		}
+		h.profile() // the worker is idle: h.ctx is the engine's now
 		lh.start(fetchJob{ctx: h.ctx, ids: h.ids, res: &h.result, stats: e.stats.host(h.conn), limits: e.cfg.Limits})
 		lh.mu.Unlock()
 		started = append(started, h)

@@ -143,6 +143,7 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 			f.err = pmapi.ErrNoData
 			continue
 		}
+		h.profile()
 		if h.counts != nil {
 			start := p.clock()
 			f.err = h.ctx.Fetch(h.ids, &f.result)

@@ -196,7 +196,7 @@ func rewrapAll(hs []*hostFetch, rewrap func(string, pmapi.Context) pmapi.Context
 		go func() {
 			defer wg.Done()
 			if nc := rewrap(h.conn, h.ctx); nc != nil {
-				h.ctx = nc
+				h.ctx, h.profDirty = nc, true
 				return
 			}
 			h.live.stop(h.ctx)
@@ -237,6 +237,7 @@ func (h *hostFetch) adopt(old []*task, delta float64) {
 		for _, o := range t.hosts {
 			if o.conn == h.conn && o.ctx != nil && o.live != nil && !o.live.isBusy() {
 				h.ctx, h.live, h.down, h.opened = o.ctx, o.live, o.down, o.opened
+				h.profDirty = true
 				o.ctx, o.live = nil, nil
 				return
 			}

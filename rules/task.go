@@ -39,6 +39,9 @@ type hostFetch struct {
 	live    *liveHost
 	counts  *hostCounters          // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
 	limits  map[pmapi.PMID][]int32 // instances pmie's fetch would bring (profile.go); nil: all
+
+	task      *task // the task whose rules h's metrics are of
+	profDirty bool  // ctx's instance profile is to be made (profile)
 }
 
 // hostFor finds or adds the fetch for conn.
@@ -48,7 +51,7 @@ func (t *task) hostFor(conn string) *hostFetch {
 			return h
 		}
 	}
-	h := &hostFetch{conn: conn}
+	h := &hostFetch{conn: conn, task: t}
 	t.hosts = append(t.hosts, h)
 	return h
 }

@@ -1,9 +1,12 @@
 package archive
 
 import (
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // TestFastPath checks that interpolation's fast path (uniform.go) gives
@@ -63,6 +66,23 @@ func TestFastPath(t *testing.T) {
 			for _, delta := range []string{"1", "7", "13"} {
 				run(name, func(c *Context) string { return dumpFetch(c, 1, "0.3", delta, 25, []string{metric}) })
 				run(name, func(c *Context) string { return dumpFetch(c, 1, "0", delta, 25, []string{metric}) })
+			}
+		}
+		// a profile that leaves out instances of a domain, set once, as
+		// pmie sets it, then many fetches stepping forwards
+		for _, metric := range names {
+			c := open(name)
+			id, _ := c.LookupName(metric)
+			d, _ := c.LookupDesc(id)
+			insts, _ := c.InDomArchive(d.InDom)
+			c.Close()
+			if d.InDom == pmapi.InDomNull || len(insts) < 2 {
+				continue
+			}
+			for _, keep := range []int{0, len(insts) - 1} {
+				prof := fmt.Sprintf("+%d.%d:%d", d.InDom.Domain(), d.InDom.Serial(), insts[keep].ID)
+				script := prof + "\ninterp 0 1\nfetch 30\ninterp 0.3 7\nfetch 20 " + metric + "\n"
+				run(name, func(c *Context) string { return dumpScript(c, script) })
 			}
 		}
 		rng := rand.New(rand.NewSource(int64(len(name))))

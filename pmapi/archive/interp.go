@@ -90,6 +90,7 @@ type instCtl struct {
 	want     *instCtl // next in this fetch's list of wanted instances
 	unbound  *instCtl // next in the list of those being searched for
 	inResult bool
+	wanted   bool // in the profile: on this fetch's want list
 
 	boundTimes
 	vPrior, vNext rawValue
@@ -397,6 +398,7 @@ func (c *Context) wantList(ids []pmapi.PMID) bool {
 			if !uniform {
 				ic.inResult = c.prof.in(m.desc.InDom, ic.inst)
 			}
+			ic.wanted = ic.inResult
 			if !ic.inResult {
 				continue
 			}

@@ -124,7 +124,8 @@ func (c *Context) uniformValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, 
 		vs.Values = vals[:0]
 		return
 	}
-	if pick := u.prior; (from == priorValue || from == nextValue) && pick != nil {
+	partial := m.wanted < len(m.insts) // the profile leaves some out
+	if pick := u.prior; (from == priorValue || from == nextValue) && pick != nil && !partial {
 		// every instance takes one bound's value, as it is
 		if from == nextValue {
 			pick = u.next
@@ -135,6 +136,9 @@ func (c *Context) uniformValues(m *metricCtl, vs *pmapi.ValueSet, tReq float64, 
 	n := 0
 	var zero rawValue
 	for k, j := range u.pos {
+		if partial && !m.insts[k].wanted {
+			continue
+		}
 		vp, vn, bp := &zero, &zero, ""
 		if u.prior != nil {
 			vp = &u.prior.vals[j]

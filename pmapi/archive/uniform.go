@@ -63,15 +63,26 @@ func (m *metricCtl) canBeUniform() bool {
 	if !m.known || n == 0 || m.valfmt == -1 || len(m.byPos) != n {
 		return false
 	}
-	first := m.insts[0].boundTimes
-	if first.search {
-		return false
-	}
+	// The instances the profile leaves out are read from the records
+	// with the others, but not searched for: their bounds may lag.
+	var first *boundTimes
 	for _, ic := range m.insts {
-		if ic.boundTimes != first || ic.tFirst != -1 || ic.tLast != -1 {
+		ic.seen = false
+		if !ic.wanted {
+			continue
+		}
+		if first == nil {
+			if ic.search {
+				return false
+			}
+			first = &ic.boundTimes
+		}
+		if ic.boundTimes != *first || ic.tFirst != -1 || ic.tLast != -1 {
 			return false
 		}
-		ic.seen = false
+	}
+	if first == nil {
+		return false
 	}
 	for _, ic := range m.byPos {
 		if ic == nil || ic.m != m || ic.seen {
@@ -94,7 +105,13 @@ func (m *metricCtl) makeUniform() {
 		u = &uniform{}
 	}
 	m.spare = nil
-	first := m.insts[0].boundTimes
+	var first boundTimes
+	for _, ic := range m.insts {
+		if ic.wanted {
+			first = ic.boundTimes
+			break
+		}
+	}
 	u.boundTimes, u.maxBirth, u.minDeath = first, -1, -1
 	u.ics = append(u.ics[:0], m.byPos...)
 	u.layout = slices.Grow(u.layout[:0], n)[:n]
@@ -317,7 +334,7 @@ func (c *Context) fastSearch(tReq float64) bool {
 	}
 	n := 0
 	for _, m := range st.wantMetrics {
-		if m == nil || !m.known || m.wanted != len(m.insts) {
+		if m == nil || !m.known || m.wanted == 0 {
 			return false
 		}
 		u := m.uni

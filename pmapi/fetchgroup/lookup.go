@@ -6,17 +6,7 @@ import (
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// The instance profile calls of the contexts that have them: archives
-// take a slice, pmcd's client a variadic list.
 type (
-	sliceProfiler interface {
-		AddProfile(indom pmapi.InDom, insts []int32) error
-		DelProfile(indom pmapi.InDom, insts []int32) error
-	}
-	variadicProfiler interface {
-		AddProfile(indom pmapi.InDom, insts ...int32)
-		DelProfile(indom pmapi.InDom, insts ...int32)
-	}
 	// instLookuper is pmLookupInDom where the context answers it itself
 	// (pmcd asks the PMDA).
 	instLookuper interface {
@@ -31,24 +21,14 @@ type (
 // addProfile is pmAddProfile, where the context keeps a profile: insts of
 // indom, or all of them if insts is empty.
 func addProfile(ctx pmapi.Context, indom pmapi.InDom, insts ...int32) error {
-	switch p := ctx.(type) {
-	case sliceProfiler:
-		return p.AddProfile(indom, insts)
-	case variadicProfiler:
-		p.AddProfile(indom, insts...)
-	}
-	return nil
+	_, err := pmapi.AddProfile(ctx, indom, insts...)
+	return err
 }
 
 // delProfile is pmDelProfile of a whole instance domain; its error is of
 // no use to anyone, as in libpcp.
 func delProfile(ctx pmapi.Context, indom pmapi.InDom) {
-	switch p := ctx.(type) {
-	case sliceProfiler:
-		_ = p.DelProfile(indom, nil)
-	case variadicProfiler:
-		p.DelProfile(indom)
-	}
+	_, _ = pmapi.DelProfile(ctx, indom)
 }
 
 // lookupInst is pmLookupInDom: the instance of indom called name. Where
