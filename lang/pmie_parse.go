@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // pmieParser parses a pmie statement into its syntax tree and, when the
 // statement is not legal, reports and recovers as pmie 6.0.3 does. It is a
@@ -708,9 +711,16 @@ func (c *pmieParser) fetch(first int) (pv, bool) {
 // samples is the sample qualifier @N or @N..M whose numbers are the
 // tokens from index first. pmie puts the smaller number first.
 func (c *pmieParser) samples(first int) *Samples {
-	a := int(c.toks[first].num)
-	b := int(c.toks[len(c.toks)-1].num)
+	a := sampleNumber(c.toks[first].num)
+	b := sampleNumber(c.toks[len(c.toks)-1].num)
 	return &Samples{Loc: c.loc(first), From: min(a, b), To: max(a, b), Range: len(c.toks)-1 > first}
+}
+
+// sampleNumber is a sample qualifier's number as a C int holds it, those
+// beyond its range held at its ends (which are out of the range of sample
+// numbers pmie can use anyway).
+func sampleNumber(f float64) int {
+	return int(max(min(f, math.MaxInt32), math.MinInt32))
 }
 
 // number parses the scale factor after the number at token index first.
