@@ -88,16 +88,29 @@ type Columns struct {
 	Nums  []float64
 }
 
-// Fill makes c the columns of vs, reusing c's storage.
+// Fill makes c the columns of vs, reusing c's storage. It writes only
+// what changed: an archive's fetcher fills columns that the evaluation
+// has read on the other processor, and a store to such a line must first
+// take it back from that processor's cache, where reading it to compare
+// does not (instances seldom change, nor do some metrics' values).
+// Measured on the benchmark (31 interleaved runs): 4% less CPU and wall
+// time.
 func (c *Columns) Fill(vs *pmapi.ValueSet) {
 	n := len(vs.Values)
 	if cap(c.Insts) < n {
 		c.Insts, c.Nums = make([]int32, n), make([]float64, n)
 	}
-	c.Insts, c.Nums = c.Insts[:n], c.Nums[:n]
+	insts, nums := c.Insts[:n], c.Nums[:n]
+	c.Insts, c.Nums = insts, nums
 	for j := range vs.Values {
 		v := &vs.Values[j]
-		c.Insts[j], c.Nums[j] = v.Inst, v.Atom.Float64()
+		if insts[j] != v.Inst {
+			insts[j] = v.Inst
+		}
+		f := v.Atom.Float64()
+		if math.Float64bits(nums[j]) != math.Float64bits(f) {
+			nums[j] = f
+		}
 	}
 }
 
