@@ -304,3 +304,32 @@ func TestDeliverColumns(t *testing.T) {
 		t.Error("Drop left values")
 	}
 }
+
+// TestFillAgain checks columns filled again in place (Fill stores only what
+// changed): each refill holds exactly the new value set's instances and
+// numbers, bit for bit (a zero's sign, a NaN), whether the set shrank, grew
+// or kept its size.
+func TestFillAgain(t *testing.T) {
+	nan := math.Float64frombits(0x7ff8000000000123)
+	sets := [][]pmapi.Value{
+		{{Inst: 1, Atom: pmapi.F64(0)}, {Inst: 2, Atom: pmapi.F64(2)}, {Inst: 3, Atom: pmapi.U64(3)}},
+		{{Inst: 1, Atom: pmapi.F64(math.Copysign(0, -1))}, {Inst: 2, Atom: pmapi.F64(2)}, {Inst: 4, Atom: pmapi.U64(3)}},
+		{{Inst: 1, Atom: pmapi.F64(nan)}, {Inst: 5, Atom: pmapi.I32(-1)}},
+		{{Inst: 1, Atom: pmapi.F64(nan)}, {Inst: 5, Atom: pmapi.I32(-1)}, {Inst: 6, Atom: pmapi.F64(0)}, {Inst: 7, Atom: pmapi.U64(7)}},
+		{{Inst: 1, Atom: pmapi.F64(1)}, {Inst: 5, Atom: pmapi.I32(-1)}, {Inst: 6, Atom: pmapi.F64(0)}, {Inst: 7, Atom: pmapi.U64(7)}},
+	}
+	var c Columns
+	for i, vals := range sets {
+		vs := &pmapi.ValueSet{Values: vals}
+		c.Fill(vs)
+		if len(c.Insts) != len(vals) || len(c.Nums) != len(vals) {
+			t.Fatalf("set %d: %d instances, %d numbers, want %d", i, len(c.Insts), len(c.Nums), len(vals))
+		}
+		for j, v := range vals {
+			if c.Insts[j] != v.Inst || math.Float64bits(c.Nums[j]) != math.Float64bits(v.Atom.Float64()) {
+				t.Errorf("set %d, value %d: instance %d number %x, want %d %x", i, j,
+					c.Insts[j], math.Float64bits(c.Nums[j]), v.Inst, math.Float64bits(v.Atom.Float64()))
+			}
+		}
+	}
+}
