@@ -58,7 +58,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(EncodeResult(HighResResult, sampleResult()))
 	f.Add(EncodeResult(Result, sampleResult()))
-	f.Add(EncodeProfile(1, &Prof{InDoms: []InstProfile{{InDom: 1, Exclude: true, Insts: []int32{1, 2}}}}))
+	f.Add(EncodeProfile(1, &pmapi.Profile{InDoms: []pmapi.InDomProfile{{InDom: 1, Exclude: true, Insts: []int32{1, 2}}}}))
 	f.Add(EncodeLabels(1, pmapi.LabelInstances, []pmapi.LabelSet{{Inst: 1, Labels: []pmapi.Label{{Name: "a", Value: `"b"`}}}}))
 	f.Add(EncodeCreds(1, Version, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {

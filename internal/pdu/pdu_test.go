@@ -131,54 +131,13 @@ func TestLabelsRoundTrip(t *testing.T) {
 }
 
 func TestProfileRoundTrip(t *testing.T) {
-	var p Prof
+	var p pmapi.Profile
 	p.Del(pmapi.NewInDom(60, 2), nil)
 	p.Add(pmapi.NewInDom(60, 2), []int32{5, 15})
 	p.Add(pmapi.NewInDom(60, 1), []int32{3})
 	ctx, got, err := DecodeProfile(EncodeProfile(0, &p))
 	if err != nil || ctx != 0 || !reflect.DeepEqual(got, &p) {
 		t.Errorf("got %d %+v %v", ctx, got, err)
-	}
-}
-
-// TestProfileSemantics follows pmAddProfile/pmDelProfile as libpcp
-// implements them, quirks included.
-func TestProfileSemantics(t *testing.T) {
-	load, disks := pmapi.NewInDom(60, 2), pmapi.NewInDom(60, 1)
-	var p Prof
-	if !p.Contains(load, 1) {
-		t.Error("empty profile excludes")
-	}
-	p.Del(load, nil)
-	if p.Contains(load, 1) || !p.Contains(disks, 1) {
-		t.Error("Del(load) wrong")
-	}
-	p.Add(load, []int32{5})
-	if !p.Contains(load, 5) || p.Contains(load, 1) {
-		t.Error("Add(load, 5) wrong")
-	}
-	p.Add(load, nil)
-	if !p.Contains(load, 1) {
-		t.Error("Add(load) wrong")
-	}
-	p.Del(load, []int32{15})
-	if p.Contains(load, 15) || !p.Contains(load, 1) {
-		t.Error("Del(load, 15) wrong")
-	}
-	p.Del(pmapi.InDomNull, nil)
-	if p.Contains(disks, 0) || p.Contains(load, 1) {
-		t.Error("Del(all) wrong")
-	}
-	p.Add(pmapi.InDomNull, nil)
-	if !p.Contains(disks, 0) {
-		t.Error("Add(all) wrong")
-	}
-	// libpcp: a first pmAddProfile for a domain with a list starts from
-	// "exclude all".
-	var q Prof
-	q.Add(disks, []int32{1})
-	if q.Contains(disks, 0) || !q.Contains(disks, 1) {
-		t.Error("Add(disks, 1) on a fresh profile wrong")
 	}
 }
 

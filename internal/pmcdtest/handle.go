@@ -21,7 +21,7 @@ func (ss *session) handle(t pdu.Type, p []byte) []byte {
 			return nil
 		}
 	case pdu.Profile:
-		var prof *pdu.Prof
+		var prof *pmapi.Profile
 		if _, prof, err = pdu.DecodeProfile(p); err == nil {
 			ss.prof = prof
 			return nil
@@ -219,7 +219,7 @@ func (s *Server) text(p []byte) ([]byte, error) {
 	return pdu.EncodeText(ident, text), nil
 }
 
-func (s *Server) labels(p []byte, prof *pdu.Prof) ([]byte, error) {
+func (s *Server) labels(p []byte, prof *pmapi.Profile) ([]byte, error) {
 	ident, level, err := pdu.DecodeLabelReq(p)
 	if err != nil {
 		return nil, err
@@ -270,7 +270,7 @@ func (s *Server) labels(p []byte, prof *pdu.Prof) ([]byte, error) {
 	return pdu.EncodeLabels(ident, level, sets), nil
 }
 
-func (s *Server) fetch(p []byte, prof *pdu.Prof) ([]byte, error) {
+func (s *Server) fetch(p []byte, prof *pmapi.Profile) ([]byte, error) {
 	t, _, ids, err := pdu.DecodeFetch(p)
 	if err != nil {
 		return nil, err

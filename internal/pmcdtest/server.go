@@ -220,7 +220,7 @@ type session struct {
 	s    *Server
 	c    net.Conn
 	stop chan struct{}
-	prof *pdu.Prof
+	prof *pmapi.Profile
 	buf  []byte
 }
 
@@ -239,7 +239,7 @@ func (s *Server) serve(c net.Conn, stop chan struct{}) {
 	if _, err := c.Write(pdu.EncodeHandshake(int32(status), ch)); err != nil || status != 0 {
 		return
 	}
-	ss := &session{s: s, c: c, stop: stop, prof: &pdu.Prof{}}
+	ss := &session{s: s, c: c, stop: stop, prof: &pmapi.Profile{}}
 	for {
 		p, err := pdu.Read(c, ss.buf, 64<<10)
 		ss.buf = p

@@ -43,7 +43,7 @@ type Context struct {
 	markMade int  // direction of the <mark> just made up (ac_mark_done)
 
 	interp *interpState
-	prof   profile
+	prof   pmapi.Profile
 	closed bool
 
 	openA int      // the archive whose files may be open

@@ -146,7 +146,7 @@ func (c *Context) fillFromRecord(ids []pmapi.PMID, rc *rec, p []byte, r *pmapi.R
 				t, indom = d.Type, d.InDom
 			}
 			for i := 0; i < int(s.numval); i++ {
-				if indom != pmapi.InDomNull && !c.prof.in(indom, s.inst(i)) {
+				if indom != pmapi.InDomNull && !c.prof.Contains(indom, s.inst(i)) {
 					continue
 				}
 				a, ok := atom(t, s, i, p, &c.strs)

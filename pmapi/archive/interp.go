@@ -390,13 +390,13 @@ func (c *Context) wantList(ids []pmapi.PMID) bool {
 		}
 		in, uniform := true, true
 		if m.desc.InDom != pmapi.InDomNull {
-			in, uniform = c.prof.uniform(m.desc.InDom)
+			in, uniform = c.prof.Uniform(m.desc.InDom)
 		}
 		for _, ic := range m.insts {
 			ic.search = false
 			ic.inResult = in
 			if !uniform {
-				ic.inResult = c.prof.in(m.desc.InDom, ic.inst)
+				ic.inResult = c.prof.Contains(m.desc.InDom, ic.inst)
 			}
 			ic.wanted = ic.inResult
 			if !ic.inResult {

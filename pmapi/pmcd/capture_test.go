@@ -63,7 +63,7 @@ func TestCapture(t *testing.T) {
 	call("text", pdu.EncodeTextReq(uint32(load), pmapi.TextPMID|pmapi.TextOneLine), pdu.Text)
 	call("labels-context", pdu.EncodeLabelReq(0, pmapi.LabelContext), pdu.Label)
 	call("labels-domain", pdu.EncodeLabelReq(60, pmapi.LabelDomain), pdu.Label)
-	if err := c.send(pdu.EncodeProfile(ctxSlot, &pdu.Prof{})); err != nil {
+	if err := c.send(pdu.EncodeProfile(ctxSlot, &pmapi.Profile{})); err != nil {
 		t.Fatal(err)
 	}
 	call("labels-instances", pdu.EncodeLabelReq(uint32(pmapi.NewInDom(60, 2)), pmapi.LabelInstances), pdu.Label)

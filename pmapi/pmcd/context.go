@@ -30,7 +30,7 @@ type Context struct {
 	retryAt  time.Time // no attempt before this
 	lastErr  error
 
-	prof     pdu.Prof
+	prof     pmapi.Profile
 	profSent bool
 	types    map[pmapi.PMID]pmapi.Type // for values sent without a type
 }
