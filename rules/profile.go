@@ -23,63 +23,8 @@ import (
 // does this; ours follows it. Archives' interpolation depends on the
 // profile too (what a fetch at a time between records gives for an
 // instance depends on which other instances it looks for), so the same
-// calls are made on the contexts that keep a profile.
-
-// profileOf is the instances that pmie's fetch for conn in a task's rules
-// asks for, for a context that keeps no profile of its own: for each
-// instance domain limited to some instances, those; nil if none is.
-func profileOf(rules []*eval.Rule, conn string) map[pmapi.InDom][]int32 {
-	type domain struct {
-		all     bool    // pmie has asked for all of its instances
-		limited bool    // libpcp's profile includes only list
-		list    []int32 // ...these
-	}
-	doms := map[pmapi.InDom]*domain{}
-	for _, r := range rules {
-		for _, m := range r.Metrics {
-			if m.Conn != conn || !m.Ready() {
-				continue
-			}
-			in := m.Desc.InDom
-			d := doms[in]
-			if d == nil {
-				d = &domain{}
-				doms[in] = d
-			}
-			ids, named := m.Named()
-			switch {
-			case d.all:
-			case !named && in == pmapi.InDomNull:
-				// every domain's profile forgotten
-				for _, o := range doms {
-					o.limited, o.list = false, nil
-				}
-				d.all = true
-			case !named:
-				d.all, d.limited, d.list = true, false, nil
-			case d.limited:
-				for _, id := range ids {
-					if !slices.Contains(d.list, id) {
-						d.list = append(d.list, id)
-					}
-				}
-			case d.list == nil && !d.limited:
-				// a domain without a profile: only these
-				d.limited, d.list = true, slices.Clone(ids)
-			}
-		}
-	}
-	var out map[pmapi.InDom][]int32
-	for in, d := range doms {
-		if d.limited {
-			if out == nil {
-				out = map[pmapi.InDom][]int32{}
-			}
-			out[in] = d.list
-		}
-	}
-	return out
-}
+// calls are made on the contexts that keep a profile, and on a profile of
+// its own for a context that keeps none.
 
 // setProfile has the instance profile of each of t's fetches made again
 // before its next fetch (profile): t's rules, or the metrics ready among
@@ -94,39 +39,53 @@ func (t *task) setProfile() {
 // have, if it has changed (setProfile) or h's context is new: it replays
 // pmie's calls on a context that keeps a profile, as pmie does once, as
 // it adds the metrics to its fetch; on one that does not (the embedded
-// collector), h drops the values that profile would leave out (limit).
-// It is called before a fetch, by whoever fetches.
+// collector), it replays them on a profile of h's own, and h drops the
+// values that profile leaves out (limit). It is called before a fetch,
+// by whoever fetches.
 func (h *hostFetch) profile() {
 	if !h.profDirty || h.ctx == nil {
 		return
 	}
 	h.profDirty = false
-	h.limits = nil
-	if replayProfile(h.ctx, h.task.rules, h.conn) {
+	h.limits, h.prof = nil, nil
+	if pmapi.KeepsProfile(h.ctx) {
+		findProfile(h.task.rules, h.conn, ctxProfile{h.ctx})
 		return
 	}
-	prof := profileOf(h.task.rules, h.conn)
-	if prof == nil {
-		return
-	}
+	prof := &pmapi.Profile{}
+	findProfile(h.task.rules, h.conn, prof)
 	for _, m := range h.metrics {
-		if ids, ok := prof[m.Desc.InDom]; ok && m.Ready() {
+		in := m.Desc.InDom
+		if all, ok := prof.Uniform(in); m.Ready() && !(ok && all) {
 			if h.limits == nil {
-				h.limits = map[pmapi.PMID][]int32{}
+				h.limits = map[pmapi.PMID]pmapi.InDom{}
 			}
-			h.limits[m.Desc.PMID] = ids
+			h.limits[m.Desc.PMID] = in
 		}
+	}
+	if h.limits != nil {
+		h.prof = prof
 	}
 }
 
-// replayProfile makes on ctx, from a profile of every instance, the calls
+// profiler is what findProfile makes its calls on: a context's profile
+// (ctxProfile), or a profile of its own (pmapi.Profile).
+type profiler interface {
+	Add(indom pmapi.InDom, insts []int32)
+	Del(indom pmapi.InDom, insts []int32)
+}
+
+// ctxProfile makes a profiler's calls on a context that keeps a profile.
+type ctxProfile struct{ ctx pmapi.Context }
+
+func (p ctxProfile) Add(indom pmapi.InDom, insts []int32) { pmapi.AddProfile(p.ctx, indom, insts...) }
+func (p ctxProfile) Del(indom pmapi.InDom, insts []int32) { pmapi.DelProfile(p.ctx, indom, insts...) }
+
+// findProfile makes on p, from a profile of every instance, the calls
 // pmie makes (findProfile) as it adds the metrics of rules that conn
-// serves to its fetch, in order, and reports whether ctx keeps a profile.
-func replayProfile(ctx pmapi.Context, rules []*eval.Rule, conn string) bool {
-	if !pmapi.KeepsProfile(ctx) {
-		return false
-	}
-	pmapi.AddProfile(ctx, pmapi.InDomNull)
+// serves to its fetch, in order.
+func findProfile(rules []*eval.Rule, conn string, p profiler) {
+	p.Add(pmapi.InDomNull, nil)
 	all := map[pmapi.InDom]bool{} // pmie has asked for every instance
 	for _, r := range rules {
 		for _, m := range r.Metrics {
@@ -135,15 +94,14 @@ func replayProfile(ctx pmapi.Context, rules []*eval.Rule, conn string) bool {
 				continue
 			}
 			if ids, named := m.Named(); named {
-				pmapi.AddProfile(ctx, in, ids...)
+				p.Add(in, ids)
 				continue
 			}
-			pmapi.DelProfile(ctx, in)
-			pmapi.AddProfile(ctx, in)
+			p.Del(in, nil)
+			p.Add(in, nil)
 			all[in] = true
 		}
 	}
-	return true
 }
 
 // limit drops from r, h's fetch, the values of instances that the
@@ -155,10 +113,10 @@ func (h *hostFetch) limit(r *pmapi.Result) {
 	}
 	for i := range r.Sets {
 		vs := &r.Sets[i]
-		ids, ok := h.limits[vs.PMID]
+		in, ok := h.limits[vs.PMID]
 		if !ok {
 			continue
 		}
-		vs.Values = slices.DeleteFunc(vs.Values, func(v pmapi.Value) bool { return !slices.Contains(ids, v.Inst) })
+		vs.Values = slices.DeleteFunc(vs.Values, func(v pmapi.Value) bool { return !h.prof.Contains(in, v.Inst) })
 	}
 }

@@ -73,9 +73,10 @@ func TestProfile(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &recorder{Context: ctx}
-		if !replayProfile(r, rules, name) {
+		if !pmapi.KeepsProfile(r) {
 			t.Fatal("an archive context keeps no profile")
 		}
+		findProfile(rules, name, ctxProfile{r})
 		got := strings.Join(r.calls, "; ")
 		got = strings.ReplaceAll(got, d.InDom.String(), "D")
 		got = strings.ReplaceAll(got, pmapi.InDomNull.String(), "N")

@@ -37,8 +37,9 @@ type hostFetch struct {
 	down    bool
 	opened  bool
 	live    *liveHost
-	counts  *hostCounters          // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
-	limits  map[pmapi.PMID][]int32 // instances pmie's fetch would bring (profile.go); nil: all
+	counts  *hostCounters              // archives: where fetches are counted, if they are (Stats.TimeEvaluations)
+	limits  map[pmapi.PMID]pmapi.InDom // metrics of which prof leaves instances out (profile.go); nil: none
+	prof    *pmapi.Profile             // pmie's fetch's profile, where ctx keeps none and it leaves some out
 
 	task      *task // the task whose rules h's metrics are of
 	profDirty bool  // ctx's instance profile is to be made (profile)
