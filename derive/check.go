@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"errors"
 	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
@@ -128,14 +129,30 @@ func (c *checker) expr(x lang.Expr) *node {
 func (c *checker) metric(x *lang.Metric) *node {
 	id, desc, ref, err := c.b.operand(x.Name)
 	if err != nil {
-		if d, ok := err.(cycleErr); ok {
-			c.cycle = d.path
-			return c.fail(c.m.cycleError(x, d.path))
-		}
-		return c.fail(c.m.lookupError(x, err))
+		return c.operandFailed(x, err)
 	}
 	desc.PMID = pmapi.PMIDNull
 	return &node{op: opName, src: x, desc: desc, name: x.Name, pmid: id, ref: ref, mul: 1, div: 1}
+}
+
+// operandFailed fails the check for operand x, which the binder could not
+// give for err.
+func (c *checker) operandFailed(x *lang.Metric, err error) *node {
+	if d, ok := err.(cycleErr); ok {
+		c.cycle = d.path
+		return c.fail(c.m.cycleError(x, d.path))
+	}
+	return c.fail(c.m.lookupError(x, err))
+}
+
+// missingName reports whether err, from binder.operand, says only that the
+// context has no metric of that name (derived or not): the name is there
+// but unusable for a failed derived metric, a cycle, or a descriptor the
+// context cannot give.
+func missingName(err error) bool {
+	var de descError
+	var ce cycleErr
+	return !errors.Is(err, pmapi.ErrBadDerive) && !errors.As(err, &de) && !errors.As(err, &ce)
 }
 
 // constDesc is the descriptor libpcp gives a constant: U32 for an

@@ -23,6 +23,7 @@ type Context struct {
 	lastLoc pmapi.PMID // the last per-context PMID given out
 
 	onBind func([]Diagnostic)
+	fresh  bool // BindEachLookup
 
 	slots slotTable
 	frame frame
@@ -48,6 +49,7 @@ type metric struct {
 	// bound is libpcp's DM_BIND: the context has looked at the metric's
 	// metadata (which hides a failed metric from the namespace).
 	bound    bool
+	binding  bool     // its operands are being bound: a use of it now is a cycle
 	checking bool     // being checked: a use of it now is a cycle
 	cycle    []string // the cycle it is part of, if any
 	prog     *program
@@ -332,13 +334,60 @@ func (c *Context) visible(name string) *metric {
 	return nil
 }
 
-// bind is libpcp's __dmbind: the context looks at m's metadata.
+// bind is libpcp's __dmbind: the context looks at m's metadata, and so
+// at that of the derived metrics among its operands first (bindOperands).
 func (c *Context) bind(m *metric) {
 	c.checkMetric(m)
-	if !m.bound && c.onBind != nil && !m.lacking && len(m.diags) > 0 {
+	if m.bound || m.binding {
+		return
+	}
+	m.binding = true
+	c.bindOperands(m)
+	m.binding = false
+	if c.onBind != nil && !m.lacking && len(m.diags) > 0 {
 		c.onBind(m.diags)
 	}
 	m.bound = true
+}
+
+// bindOperands binds the derived metrics among m's operands as libpcp
+// does when it binds m: it looks up each operand's name and descriptor in
+// the order they are written, and stops at the first that fails (a name
+// the context lacks, unless defined's; a descriptor it cannot give; a
+// derived metric that fails). A derived operand so bound is reported and,
+// failing, left out of the namespace, as if it had been looked up itself:
+// `b.y = a.x`, where a.x has a semantic error, prints a.x's error when b.y
+// is first used, and a.x is then an unknown name.
+func (c *Context) bindOperands(m *metric) {
+	if m.def.anon || (len(m.diags) > 0 && m.diags[0].Kind == KindShadowed) {
+		return
+	}
+	for _, o := range m.def.expr.Operands() {
+		if o.Func == "anon" {
+			continue
+		}
+		_, _, found, err := innerOperand(c.inner, o.Name)
+		if found {
+			if err != nil {
+				return
+			}
+			continue
+		}
+		d := c.visible(o.Name)
+		if d == nil {
+			if o.Func == "defined" {
+				continue
+			}
+			return
+		}
+		if d.binding { // a cycle, which checking d found
+			return
+		}
+		c.bind(d)
+		if d.tree == nil {
+			return
+		}
+	}
 }
 
 // OnBind asks for fn to be told of a derived metric's problems when the
@@ -348,6 +397,13 @@ func (c *Context) bind(m *metric) {
 // problems are found only if Diagnostics asks. Wrap's result has them all
 // at once.
 func (c *Context) OnBind(fn func([]Diagnostic)) { c.onBind = fn }
+
+// BindEachLookup makes each lookup of a derived metric's descriptor bind
+// it as a new context would, so that OnBind is told of its problems (and
+// those of the derived metrics it uses) every time: pmie looks each metric
+// up in a context made for that lookup, so libpcp reports a failing
+// derived metric's errors at every lookup, and again at each retry.
+func (c *Context) BindEachLookup() { c.fresh = true }
 
 // Source is the inner context's.
 func (c *Context) Source() pmapi.Source { return c.inner.Source() }
@@ -412,6 +468,11 @@ func (c *Context) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
 	m := c.byPMID[id]
 	if m == nil || m.masked {
 		return pmapi.Desc{}, pmapi.ErrPMID
+	}
+	if c.fresh {
+		for _, o := range c.metrics {
+			o.bound = false
+		}
 	}
 	c.bind(m)
 	if m.tree == nil {

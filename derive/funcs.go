@@ -68,6 +68,12 @@ func (fn *function) check(c *checker, x *lang.Call) *node {
 		m := x.Args[0].(*lang.Metric)
 		if fn.name == "defined" {
 			_, _, _, err := c.b.operand(m.Name)
+			if err != nil && !missingName(err) {
+				// a name the context has but whose descriptor it
+				// cannot give (a derived metric that fails): libpcp
+				// looks the descriptor up, and the whole metric fails
+				return c.operandFailed(m, err)
+			}
 			n.konst = pmapi.U32(0)
 			if err == nil {
 				n.konst = pmapi.U32(1)

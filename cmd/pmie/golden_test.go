@@ -82,6 +82,11 @@ func TestGoldens(t *testing.T) {
 				}
 				want := readGz(t, filepath.Join(gdir, c.name+"."+set+".gz"))
 				args := strings.Fields(strings.ReplaceAll(c.args, "@REPO@", repo))
+				for len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "=") {
+					k, v, _ := strings.Cut(args[0], "=")
+					t.Setenv(k, v)
+					args = args[1:]
+				}
 				args = append(append([]string{"-z"}, args...), setFlags[set]...)
 				t.Chdir(dir)
 				var out, errs bytes.Buffer

@@ -201,11 +201,18 @@ func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
 	if reg == nil {
 		return c, false
 	}
-	// pmie says nothing of the derived metrics' problems (libpcp does
-	// not), so it does not ask for them: Layer finds them only when
-	// asked, where Wrap would check again, against this context, every
-	// global derived metric lacking an operand here
-	return derive.Layer(c, reg), true
+	// pmie does not list the derived metrics' problems, so it does not
+	// ask for them: Layer finds them only when asked, where Wrap would
+	// check again, against this context, every global derived metric
+	// lacking an operand here. libpcp reports a derived metric's errors
+	// when a lookup binds it, which for pmie is at every lookup (each in
+	// a context of its own)
+	ctx = derive.Layer(c, reg)
+	if d, ok := derive.Derived(ctx); ok {
+		d.OnBind(func(ds []derive.Diagnostic) { io.WriteString(src.log.w, derive.PCPReport(ds)) })
+		d.BindEachLookup()
+	}
+	return ctx, true
 }
 
 // loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or

@@ -14,7 +14,15 @@ grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $name "*) ;; *) continue;; esac
 	fi
-	args=$(echo "$args" | sed "s|@REPO@|$repo|g")
+	args=$(printf '%s' "$args" | sed -e 's/^ *//' -e "s|@REPO@|$repo|g")
+	# leading NAME=VALUE words are settings of the environment
+	envs=
+	while :; do
+		case ${args%% *} in
+		[A-Z]*=*) envs="$envs ${args%% *}"; args=${args#* } ;;
+		*) break ;;
+		esac
+	done
 	if [ "$where" = corpus ]; then dir=$corpus/archives; else dir=$repo; fi
 	[ -d "$dir" ] || { echo "skip $name: no $dir"; continue; }
 	for set in $sets; do
@@ -22,10 +30,10 @@ grep -v '^#' "$here/cases.txt" | while IFS='|' read -r name where sets args; do
 		if [ "$set" = err ]; then
 			# standard error and the exit status; not the line of the
 			# day and process id that says the evaluator is exiting
-			(cd "$dir" && TZ=UTC pmie -z $args $f 2>&1 >/dev/null; echo "exit: $?") |
+			(cd "$dir" && env $envs TZ=UTC pmie -z $args $f 2>&1 >/dev/null; echo "exit: $?") |
 				grep -a -v 'Info: evaluator exiting' | gzip -n -9 >"$here/$name.$set.gz"
 		else
-			(cd "$dir" && TZ=UTC pmie -z $args $f) 2>/dev/null | gzip -n -9 >"$here/$name.$set.gz"
+			(cd "$dir" && env $envs TZ=UTC pmie -z $args $f) 2>/dev/null | gzip -n -9 >"$here/$name.$set.gz"
 		fi
 		echo "$name.$set: $(gzip -dc "$here/$name.$set.gz" | wc -l) lines"
 	done
