@@ -47,3 +47,25 @@ pmie: warning - pmcd via %[3]s does not respond
 		t.Errorf("status %d, messages:\n%s\nwant:\n%s", code, got, want)
 	}
 }
+
+// TestHostZoneUnreachable checks -z with a default host that does not
+// answer: pmie says it cannot set the zone and goes on in the local one,
+// trying the host as it evaluates (pmie 6.0.3's messages for
+// `pmie -h HOST -z -C -c FILE`).
+func TestHostZoneUnreachable(t *testing.T) {
+	host := closedPort(t)
+	rules := filepath.Join(t.TempDir(), "r.pmie")
+	if err := os.WriteFile(rules, []byte("r1 = hinv.ncpu > 0;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runPmie(t, "-C", "-z", "-h", host, "-c", rules)
+	want := fmt.Sprintf(`pmie: cannot set timezone from %[1]s
+pmNewContext failed: Connection refused
+[D] pmie(P) Info: Cannot connect to pmcd %[1]s
+pmie: warning - pmcd via %[1]s does not respond
+`, host)
+	got := regexp.MustCompile(`(?m)^\[[^]]*\] pmie\(\d+\)`).ReplaceAllString(errs, "[D] pmie(P)")
+	if code != 0 || got != want {
+		t.Errorf("status %d, messages:\n%s\nwant:\n%s", code, got, want)
+	}
+}

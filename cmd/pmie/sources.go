@@ -41,7 +41,8 @@ type sources struct {
 	opened []pmapi.Context
 	raws   map[pmapi.Context]pmapi.Context // the raw context under each opened (see rewrap)
 	record map[string]*metaCache           // forks: the metadata contexts' lookups, by connection
-	reg    *derive.Registry                // PCP's global derived metrics, loaded when first needed
+	loaded *derive.Registry                // PCP's global derived metrics (loadDerived)
+	reg    *derive.Registry                // the derived metrics in use, once first needed (useDerived)
 	ns     *pmapi.Namespace                // -n: names are resolved there
 
 	derivedOnce sync.Once
@@ -78,6 +79,7 @@ func openSources(s settings, log *logger) (*sources, error) {
 			}
 		}
 		src.adopt(name, c)
+		src.loadDerived()
 		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
 		for _, b := range src.archives {
 			if b.host == a.host {
@@ -216,9 +218,9 @@ func (src *sources) wrap(c pmapi.Context) (ctx pmapi.Context, derived bool) {
 }
 
 // loadDerived loads PCP's global derived metrics (PCP_DERIVED_CONFIG, or
-// $PCP_VAR_DIR/config/derived). This is done the first time a rule names
-// a metric its source does not have: a real metric hides a derived one of
-// the same name, so until then they make no difference.
+// $PCP_VAR_DIR/config/derived) once, saying in pmie's log what is wrong
+// with their configuration, as libpcp does when pmie's first context is
+// made: at start with archives, at the first metric looked up live.
 func (src *sources) loadDerived() {
 	src.derivedOnce.Do(func() {
 		reg, diags := derive.Load()
@@ -226,9 +228,22 @@ func (src *sources) loadDerived() {
 			fmt.Fprint(src.log.w, text)
 		}
 		src.mu.Lock()
-		src.reg = reg
+		src.loaded = reg
 		src.mu.Unlock()
 	})
+}
+
+// useDerived has the contexts opened from now on wrapped with the derived
+// metrics loaded. This is done the first time a rule names a metric its
+// source does not have: a real metric hides a derived one of the same
+// name, so until then they make no difference.
+func (src *sources) useDerived() {
+	src.loadDerived()
+	src.mu.Lock()
+	if src.reg == nil {
+		src.reg = src.loaded
+	}
+	src.mu.Unlock()
 }
 
 // secondsOf is a timestamp as pmie holds one: microseconds, in seconds.
@@ -411,6 +426,7 @@ func (m *metaSource) Host() string { return m.ctx.Source().Host }
 // LookupName looks name up, loading the global derived metrics if the
 // source does not have it.
 func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
+	m.src.loadDerived()
 	if w := m.warm; w != nil {
 		if a, ok := w.names[name]; ok {
 			return a.id, a.err
@@ -420,7 +436,7 @@ func (m *metaSource) LookupName(name string) (pmapi.PMID, error) {
 	if err == nil || m.derived {
 		return id, err
 	}
-	m.src.loadDerived()
+	m.src.useDerived()
 	wrapped, _ := m.src.wrap(m.raw)
 	m.derived = true
 	m.src.replace(m.ctx, wrapped)
@@ -478,17 +494,26 @@ func (src *sources) zone(s settings, out io.Writer) (*time.Location, error) {
 		if src.archive {
 			tz = src.archives[0].tz
 		} else if m, err := src.metadata(src.dflt); err == nil {
+			src.loadDerived() // pmie's first context is made for the zone
 			tz = m.(*metaSource).ctx.Source().TZ
 		} else {
-			return time.Local, fmt.Errorf("%s: cannot set timezone from %s\npmNewContext failed: %s\n", prog, src.dflt, errText(err))
+			// pmie says so and goes on in the local zone, trying the
+			// host again as it evaluates
+			fmt.Fprintf(src.log.w, "%s: cannot set timezone from %s\npmNewContext failed: %s\n", prog, src.dflt, errText(err))
+			return localZone(), nil
 		}
 		fmt.Fprintf(out, "%s: timezone set to local timezone from %s\n", prog, src.dflt)
 		return pmapi.LoadTZ(tz), nil
 	}
+	return localZone(), nil
+}
+
+// localZone is the zone of $TZ, else the local one.
+func localZone() *time.Location {
 	if tz, ok := os.LookupEnv("TZ"); ok {
-		return pmapi.LoadTZ(tz), nil
+		return pmapi.LoadTZ(tz)
 	}
-	return time.Local, nil
+	return time.Local
 }
 
 // span is the evaluation window in seconds.
