@@ -143,8 +143,37 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
 	}
+	// libpcp's standard options (pmGetOptions): the time window, the
+	// interval and the zone, with their PCP_* defaults from the
+	// environment, and the archives or host the environment names
+	std := pcpopt.Standard{Prog: prog}
+	std.Environ(os.Environ())
+	said := 0
+	flush := func() {
+		for _, m := range std.Msgs[said:] {
+			io.WriteString(stderr, m)
+		}
+		said = len(std.Msgs)
+		bad = bad || std.Errors > 0
+	}
+	flush()
+	loadNamespace := func(file string) {
+		ns, err := pmapi.LoadPMNS(file, true)
+		if err != nil {
+			if pe, ok := err.(*pmapi.PMNSError); ok {
+				io.WriteString(stderr, pe.Diag)
+			}
+			fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", file, errText(err)))
+			runtimeErr = true
+			return
+		}
+		s.namespace = ns
+	}
+	if std.Namespace != "" { // $PCP_NAMESPACE
+		loadNamespace(std.Namespace)
+	}
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
-		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet, 'z': &s.hostzone}
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
 	for _, ev := range events {
 		if ev.Err != "" {
 			fail(ev.Err)
@@ -152,6 +181,12 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		}
 		if f := flags[ev.Short]; f != nil {
 			*f = true
+			continue
+		}
+		switch ev.Short {
+		case 'A', 'S', 'T', 'O', 't', 'Z', 'z':
+			std.Apply(ev)
+			flush()
 			continue
 		}
 		switch ev.Short {
@@ -169,31 +204,10 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				continue
 			}
 			s.host = ev.Arg
-		case 'A':
-			s.align = ev.Arg
-		case 'S':
-			s.start = ev.Arg
-		case 'T':
-			s.finish = ev.Arg
-		case 'O':
-			s.origin = ev.Arg
-		case 't':
-			s.interval = ev.Arg
-		case 'Z':
-			s.timezone = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
 		case 'n':
-			ns, err := pmapi.LoadPMNS(ev.Arg, true)
-			if err != nil {
-				if pe, ok := err.(*pmapi.PMNSError); ok {
-					io.WriteString(stderr, pe.Diag)
-				}
-				fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", ev.Arg, errText(err)))
-				runtimeErr = true
-				continue
-			}
-			s.namespace = ns
+			loadNamespace(ev.Arg)
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -233,6 +247,29 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				}
 				s.shard = ev.Arg
 			}
+		}
+	}
+	// as pmie, which takes -a and -h itself, sets the context for
+	// libpcp's last checks; without them, the environment's archives or
+	// host (or, with -O alone, the local pmlogger's archives) are used
+	switch {
+	case len(s.archives) > 0:
+		std.Context = pmapi.SourceArchive
+	case s.host != "":
+		std.Context = pmapi.SourceHost
+	}
+	std.Local = std.Local || s.local
+	std.End()
+	flush()
+	s.align, s.start, s.finish, s.origin, s.interval = std.Align, std.Start, std.Finish, std.Origin, std.Interval
+	s.timezone, s.hostzone = std.TZ, std.HostZone
+	if len(s.archives) == 0 && s.host == "" && !s.local {
+		switch std.Context {
+		case pmapi.SourceArchive:
+			// each one context, even a list (which -a splits)
+			s.archives = std.Archives
+		case pmapi.SourceHost:
+			s.host = std.Hosts[0]
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {

@@ -239,8 +239,12 @@ func (s *Standard) setHostZone() {
 // (__pmEndOptions): -L, else hosts, else archives, else (with -O) the
 // local host's pmlogger archives; and checks the options that need a
 // source.
+//
+// A context already chosen (Context not 0) is kept, as libpcp keeps one
+// a tool set itself (pmie takes -a and -h itself).
 func (s *Standard) End() {
 	switch {
+	case s.Context != 0:
 	case s.Local:
 		s.Context = pmapi.SourceLocal
 	case len(s.Hosts) > 0 && len(s.Archives) == 0:

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestOptionGoldens runs pmie on each case of
+// testdata/golden/pmie-options (the time window, interval and zone options
+// and their PCP_* defaults from the environment, the archives, host and
+// namespace the environment names, and libpcp's checks of them) and
+// compares its exit status, output and messages with real pmie's (a
+// usage message up to its first line).
+func TestOptionGoldens(t *testing.T) {
+	dir := filepath.Join(repoRoot, "testdata/golden/pmie-options")
+	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	stamp := regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d [\d:]+\] pmie\(\d+\) `)
+	hostWord := regexp.MustCompile(`\b` + regexp.QuoteMeta(host) + `\b`)
+	clean := func(s string) string {
+		s = hostWord.ReplaceAllString(stamp.ReplaceAllString(s, "[STAMP] "), "@HOST@")
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(s, "\n") {
+			if l != "" && !strings.HasPrefix(l, "[STAMP] Info: evaluator exiting") {
+				b.WriteString(l)
+			}
+			if strings.HasPrefix(l, "Usage: pmie ") { // ours lists options of its own
+				break
+			}
+		}
+		return b.String()
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.SplitN(line, "|", 3)
+		if len(f) != 3 {
+			t.Fatalf("bad case line %q", line)
+		}
+		t.Run(f[0], func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(dir, f[0]+".golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kv := range strings.Fields(f[1]) {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
+			t.Setenv("TZ", "UTC")
+			code, out, errs := runPmie(t, strings.Fields(f[2])...)
+			out, errs = clean(out), clean(errs)
+			got := fmt.Sprintf("command: env %s TZ=UTC pmie %s\nexit: %d\nstdout: %d lines\n%sstderr: %d lines\n%s",
+				f[1], f[2], code, strings.Count(out, "\n"), out, strings.Count(errs, "\n"), errs)
+			compareLines(t, got, string(want))
+		})
+	}
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Regenerates the goldens of cases.txt from real pmie (PCP 6.0.3): for each
+# line NAME|ENVIRONMENT|ARGUMENTS it runs, at the repository root,
+#
+#     env ENVIRONMENT TZ=UTC pmie ARGUMENTS
+#
+# and writes NAME.golden: the command, the exit status, then stdout and
+# stderr, each as "stdout: N lines" and those lines. Log lines' stamps
+# ([date] pmie(PID)) become [STAMP], the line saying the evaluator is
+# exiting is left out, this host's name becomes @HOST@, and a usage
+# message ends at its first line (ours lists options of its own).
+# cmd/pmie/options_test.go reads them.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../../.."
+rm -f "$here"/*.golden
+host=$(hostname)
+clean() { sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' -e "s/\b$host\b/@HOST@/g" | grep -av '\[STAMP\] Info: evaluator exiting' | sed '/^Usage: pmie /q'; }
+while IFS='|' read -r name envs args; do
+	case $name in ''|'#'*) continue ;; esac
+	out=$(mktemp) err=$(mktemp)
+	eval "env $envs TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
+	rc=$?
+	{
+		echo "command: env $envs TZ=UTC pmie $args"
+		echo "exit: $rc"
+		clean <"$out" >"$out.c"; clean <"$err" >"$err.c"
+		echo "stdout: $(wc -l <"$out.c") lines"
+		cat "$out.c"
+		echo "stderr: $(wc -l <"$err.c") lines"
+		cat "$err.c"
+	} >"$here/$name.golden"
+	rm -f "$out" "$err" "$out.c" "$err.c"
+done <"$here/cases.txt"
