@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/pmie/internal/cstdio"
 	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
@@ -53,11 +54,11 @@ func main() {
 	// is buffered.
 	out := bufio.NewWriterSize(os.Stdout, 8192)
 	var stdout io.Writer = out
-	if isTTY(os.Stdout) {
+	if cstdio.IsTerminal(os.Stdout) {
 		stdout = os.Stdout
 	}
 	env := Env{Args: os.Args, Getenv: os.Getenv, Uid: os.Getuid(), Stdin: os.Stdin,
-		StdinTTY: isTTY(os.Stdin), StdoutTTY: isTTY(os.Stdout), Stdout: stdout, Stderr: os.Stderr}
+		StdinTTY: cstdio.IsTerminal(os.Stdin), StdoutTTY: cstdio.IsTerminal(os.Stdout), Stdout: stdout, Stderr: os.Stderr}
 	env.Pager = func(w io.Writer) *pmieconf.Pager {
 		rows, cols := termSize(os.Stdin)
 		return &pmieconf.Pager{Out: w, Rows: rows, Cols: cols, ReadKey: func() (byte, bool) { return readKey(os.Stdin) }}

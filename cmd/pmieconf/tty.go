@@ -8,14 +8,6 @@ import (
 	"unsafe"
 )
 
-// isTTY is isatty(3): whether f is a terminal (not merely a character
-// device, as /dev/null is).
-func isTTY(f *os.File) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
-}
-
 // termSize is the terminal's rows and columns, at least 24 by 80.
 func termSize(f *os.File) (rows, cols int) {
 	var ws struct{ Row, Col, X, Y uint16 }

@@ -2,17 +2,7 @@
 
 package main
 
-import (
-	"io/fs"
-	"os"
-)
-
-// isTTY approximates isatty(3) where we have no TCGETS: a character
-// device.
-func isTTY(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&fs.ModeCharDevice != 0
-}
+import "os"
 
 func termSize(*os.File) (rows, cols int) { return 24, 80 }
 

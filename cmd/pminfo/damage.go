@@ -36,6 +36,5 @@ func (p *pminfo) note(err error, prefix string) {
 		p.damaged = make(map[string]bool)
 	}
 	p.damaged[msg] = true
-	p.out.Flush()
 	fmt.Fprintf(p.errw, "%s: %s%s\n", p.prog, prefix, msg)
 }

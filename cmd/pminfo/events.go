@@ -18,7 +18,6 @@ func (p *pminfo) eventDump(a pmapi.Atom, highres bool) {
 		if highres {
 			fn = "pmUnpackHighResEventRecords"
 		}
-		p.out.Flush()
 		fmt.Fprintf(p.errw, "%s: %s: %s\n", p.prog, fn, errText(err))
 		return
 	}

@@ -180,7 +180,6 @@ func (p *pminfo) itemLabels(id pmapi.PMID) *pmapi.LabelSet {
 func (p *pminfo) merged(sets []*pmapi.LabelSet, keep func(pmapi.Label) bool, what string) string {
 	json, err := pmapi.MergeLabels(sets, keep)
 	if err != nil {
-		p.out.Flush()
 		fmt.Fprintf(p.errw, "%s: %s labels merge failed: %s\n", p.prog, what, errText(err))
 		return ""
 	}

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/pmie/internal/cstdio"
 	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
@@ -221,7 +221,9 @@ func progName(arg0 string) string {
 func run(env Env) int {
 	var c config
 	operands := parseArgs(env, &c)
-	stdout := bufio.NewWriter(env.Stdout)
+	// stdio's buffering, which decides how output and messages
+	// interleave when both go to one file
+	stdout := cstdio.New(env.Stdout)
 	defer stdout.Flush()
 	prog := c.std.Prog
 	flushMsgs := func() {
@@ -391,7 +393,6 @@ func (p *pminfo) contextOptions() bool {
 		if _, err := p.ender.End(); err != nil {
 			// pmGetContextOptions goes on with an open end
 			last = pmapi.Time(math.MaxInt64)
-			p.out.Flush()
 			fmt.Fprintf(p.errw, "%s: Cannot locate end of archive %s: %s\n", p.prog, std.Archives[0], errText(err))
 			fmt.Fprintf(p.errw, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
 			fmt.Fprintf(p.errw, "         produce complete information.  Continuing and hoping for the best.\n\n")

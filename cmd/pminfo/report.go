@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/gopcp/pmie/internal/cstdio"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -17,7 +17,7 @@ import (
 type pminfo struct {
 	cfg    *config
 	prog   string
-	out    *bufio.Writer
+	out    *cstdio.Writer
 	errw   io.Writer
 	ctx    pmapi.Context
 	seeker pmapi.Seeker
@@ -43,7 +43,6 @@ func (p *pminfo) walk(operands []string) int {
 	status := 0
 	if len(operands) == 0 {
 		if err := p.traverse(""); err != nil {
-			p.out.Flush()
 			fmt.Fprintf(p.errw, "Error: %s\n", errText(err))
 			status = 1
 		}
@@ -59,7 +58,6 @@ func (p *pminfo) walk(operands []string) int {
 			err = p.traverse(arg)
 		}
 		if err != nil {
-			p.out.Flush()
 			fmt.Fprintf(p.errw, "Error: %s: %s\n", arg, errText(err))
 			status = 1
 		}
@@ -282,7 +280,6 @@ func (p *pminfo) rewind() bool {
 		return true
 	}
 	if err := p.seeker.SetMode(pmapi.ModeForw, p.origin, 0); err != nil {
-		p.out.Flush()
 		fmt.Fprintf(p.errw, "%s: pmSetMode failed: %s\n", p.prog, errText(err))
 		p.stopped = true
 		return false
