@@ -158,7 +158,10 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	}
 	flush()
 	loadNamespace := func(file string) {
-		ns, err := pmapi.LoadPMNS(file, true)
+		ns, err := s.namespace, error(pmapi.ErrDupPMNS) // libpcp loads one namespace
+		if s.namespace == nil {
+			ns, err = pmapi.LoadPMNS(file, true)
+		}
 		if err != nil {
 			if pe, ok := err.(*pmapi.PMNSError); ok {
 				io.WriteString(stderr, pe.Diag)
@@ -184,7 +187,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			continue
 		}
 		switch ev.Short {
-		case 'A', 'S', 'T', 'O', 't', 'Z', 'z':
+		case 'A', 'S', 'T', 'O', 't', 'Z', 'z', 'D':
 			std.Apply(ev)
 			flush()
 			continue

@@ -130,6 +130,9 @@ func parseArgs(env Env, c *config) []string {
 	c.std = pcpopt.Standard{Prog: prog}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
+	if c.std.Namespace != "" { // $PCP_NAMESPACE or $PCP_UNIQNAMES
+		c.loadNamespace(c.std.Namespace, !c.std.Uniq)
+	}
 	if env.Derived != nil {
 		c.deriver = env.Derived(derivedEnv(env.Environ))
 	}
@@ -187,8 +190,13 @@ func parseArgs(env Env, c *config) []string {
 }
 
 // loadNamespace is pmLoadASCIINameSpace for -n (dupok) and -N.
+// A namespace loaded already (by $PCP_NAMESPACE or an earlier -n) is not
+// replaced: libpcp refuses to load a second, before reading it.
 func (c *config) loadNamespace(path string, dupok bool) {
-	ns, err := pmapi.LoadPMNS(path, dupok)
+	ns, err := c.ns, error(pmapi.ErrDupPMNS)
+	if c.ns == nil {
+		ns, err = pmapi.LoadPMNS(path, dupok)
+	}
 	if err != nil {
 		if pe, ok := err.(*pmapi.PMNSError); ok {
 			c.std.Printf(pe.Diag)

@@ -3,6 +3,7 @@ package pcpopt
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
@@ -84,6 +85,11 @@ func (s *Standard) Environ(env []string) {
 			s.Interval = value
 		case "SAMPLES":
 			s.Samples = value
+		case "DEBUG":
+			if !validDebug(value) {
+				s.Printf("Error: $PCP_DEBUG=" + value + " is not valid, ignored\n")
+			}
+			s.setDebug(value)
 		case "TIMEZONE":
 			s.setTZ(value)
 		case "HOSTZONE":
@@ -127,7 +133,7 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'a':
 		s.addArchive(ev.Arg)
 	case 'D':
-		s.Debug = append(s.Debug, ev.Arg)
+		s.setDebug(ev.Arg)
 	case 'h':
 		s.addHost(ev.Arg)
 	case 'K':
@@ -217,6 +223,40 @@ func (s *Standard) addHost(host string) {
 
 func (s *Standard) setLocal() {
 	s.Local = true
+}
+
+// setDebug takes a -D specification, as pmSetDebug does: libpcp's trace
+// output is not made (the options are kept in Debug), but a
+// specification libpcp refuses is an error.
+func (s *Standard) setDebug(spec string) {
+	if !validDebug(spec) {
+		s.Fail("unrecognized debug options specification (" + spec + ")")
+		return
+	}
+	s.Debug = append(s.Debug, spec)
+}
+
+// debugOptions are the names pmSetDebug knows (pmdbg -l), besides "all".
+var debugOptions = strings.Fields(`pdu fetch profile value context indom pdubuf log logmeta
+	optfetch af appl0 appl1 appl2 pmns libpmda timecontrol pmc derive lock interp config pmapi
+	fault auth discovery attr http desperate deprecated exec labels series libweb alloc services
+	appl3 appl4 appl5 access qa search query compress dev0 dev1 dev2 pmlc appl6 appl7 appl8
+	appl9 tls`)
+
+// validDebug reports whether pmSetDebug accepts spec: options separated
+// by commas (a last comma may end it), each a name of debugOptions or
+// "all", in any case, or a number (the old bit fields).
+func validDebug(spec string) bool {
+	for spec != "" {
+		opt, rest, _ := strings.Cut(spec, ",")
+		_, tail := Strtol(opt)
+		numeric := tail == "" && strings.ContainsAny(opt, "0123456789")
+		if !numeric && !strings.EqualFold(opt, "all") && !slices.ContainsFunc(debugOptions, func(o string) bool { return strings.EqualFold(o, opt) }) {
+			return false
+		}
+		spec = rest
+	}
+	return true
 }
 
 func (s *Standard) setTZ(tz string) {
