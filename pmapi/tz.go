@@ -8,6 +8,17 @@ import (
 	"time"
 )
 
+// NewZone is the zone libpcp's pmNewZone makes of tz (-Z, an archive's
+// or a host's zone): LoadTZ's, except that a name of exactly three
+// characters has "+0" put after it, as libpcp does for libcs that misread
+// "GMT", so that "CET" or "EST" is UTC (named so).
+func NewZone(tz string) *time.Location {
+	if len(tz) == 3 {
+		tz += "+0"
+	}
+	return LoadTZ(tz)
+}
+
 // LoadTZ returns the time zone that a $TZ value names, read as glibc's
 // tzset(3) reads it, for the timezones PCP archive labels and pmcd carry
 // and pmNewZone accepts: a zoneinfo name ("Australia/Melbourne", with or

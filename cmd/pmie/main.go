@@ -199,6 +199,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				continue
 			}
 			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+			s.foreground = true // as pmie's -a implies (so -F is refused)
 		case 'U':
 			s.user, s.userName = true, ev.Arg
 		case 'h':
@@ -306,6 +307,10 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !ok {
 		return 1
 	}
+	// $PCP_COUNTER_WRAP, set to anything, has a counter that went
+	// backwards taken as wrapped
+	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
+	eval.SetCounterWrap(wrap)
 	// pmie starts on one processor, which internal/oneproc asks for
 	// while packages are initialised (unless $GOMAXPROCS is set). Live,
 	// it stays there: pmie waits for its sources and its schedule, and

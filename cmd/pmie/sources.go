@@ -488,7 +488,7 @@ func (m *metaSource) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 func (src *sources) zone(s settings, out io.Writer) (*time.Location, error) {
 	switch {
 	case s.timezone != "":
-		return pmapi.LoadTZ(s.timezone), nil
+		return pmapi.NewZone(s.timezone), nil
 	case s.hostzone:
 		tz := ""
 		if src.archive {
@@ -503,7 +503,7 @@ func (src *sources) zone(s settings, out io.Writer) (*time.Location, error) {
 			return localZone(), nil
 		}
 		fmt.Fprintf(out, "%s: timezone set to local timezone from %s\n", prog, src.dflt)
-		return pmapi.LoadTZ(tz), nil
+		return pmapi.NewZone(tz), nil
 	}
 	return localZone(), nil
 }

@@ -384,10 +384,10 @@ func (p *pminfo) contextOptions() bool {
 	switch {
 	case std.HostZone:
 		src := p.ctx.Source()
-		p.loc = pmapi.LoadTZ(src.TZ)
+		p.loc = pmapi.NewZone(src.TZ)
 		fmt.Fprintf(p.out, "Note: timezone set to local timezone of host \"%s\" from archive\n\n", src.Host)
 	case std.HasTZ:
-		p.loc = pmapi.LoadTZ(std.TZ)
+		p.loc = pmapi.NewZone(std.TZ)
 		fmt.Fprintf(p.out, "Note: timezone set to \"TZ=%s\"\n\n", std.TZ)
 	}
 	if std.Start == "" && std.Finish == "" && std.Align == "" && std.Origin == "" {

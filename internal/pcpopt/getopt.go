@@ -8,6 +8,7 @@
 package pcpopt
 
 import (
+	"os"
 	"strings"
 )
 
@@ -19,6 +20,10 @@ type Option struct {
 	ArgName string // shown in usage for an option's argument
 	Help    string // the usage line; "" leaves the option out of usage
 	Header  bool   // a section header in usage: Help is its title
+	// Extra marks an option of ours that the PCP tool does not have: a
+	// prefix that also begins one of the tool's own options means that
+	// one, so that the tool's abbreviations keep their meaning.
+	Extra bool
 }
 
 // Header is a usage section title (PMAPI_OPTIONS_HEADER).
@@ -37,8 +42,10 @@ type Event struct {
 // its default (permuting) mode: options may come before, between or after
 // operands; "--" ends the options; "-" is an operand. shorts lists the
 // short letters that take arguments with ':' after them, as getopt's
-// optstring does; table gives the long names.
+// optstring does; table gives the long names. With $POSIXLY_CORRECT set,
+// as getopt then does, the options end at the first operand.
 func Parse(args []string, shorts string, table []Option) (events []Event, operands []string) {
+	_, posix := os.LookupEnv("POSIXLY_CORRECT")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -52,6 +59,8 @@ func Parse(args []string, shorts string, table []Option) (events []Event, operan
 			evs, used := parseShorts(a[1:], args[i+1:], shorts)
 			events = append(events, evs...)
 			i += used
+		case posix:
+			return events, append(operands, args[i:]...)
 		default:
 			operands = append(operands, a)
 		}
@@ -97,31 +106,19 @@ func parseShorts(cluster string, rest []string, shorts string) ([]Event, int) {
 }
 
 // parseLong reads "--name[=value]", matching name exactly or as an
-// unambiguous prefix of a long option in table.
+// unambiguous prefix of a long option in table (of the tool's own
+// options first, then of the Extra ones).
 func parseLong(text string, rest []string, table []Option) (Event, int) {
 	name, value, hasValue := strings.Cut(text, "=")
-	var found *Option
-	var others []*Option
-	for k := range table {
-		o := &table[k]
-		if o.Header || o.Long == "" || !strings.HasPrefix(o.Long, name) {
-			continue
-		}
-		if o.Long == name {
-			found, others = o, nil
-			break
-		}
-		if found == nil {
-			found = o
-		} else if found.HasArg != o.HasArg || found.Short != o.Short {
-			others = append([]*Option{o}, others...)
-		}
+	found, others := matchLong(name, table, false)
+	if found == nil {
+		found, others = matchLong(name, table, true)
 	}
 	switch {
 	case found == nil:
 		return Event{Short: '?', Err: "unrecognized option '--" + text + "'"}, 0
 	case len(others) > 0:
-		msg := "option '--" + name + "' is ambiguous; possibilities: '--" + found.Long + "'"
+		msg := "option '--" + text + "' is ambiguous; possibilities: '--" + found.Long + "'"
 		for _, o := range others {
 			msg += " '--" + o.Long + "'"
 		}
@@ -136,4 +133,29 @@ func parseLong(text string, rest []string, table []Option) (Event, int) {
 		return Event{Short: '?', Err: "option '--" + found.Long + "' requires an argument"}, 0
 	}
 	return Event{Short: found.Short, Long: found.Long}, 0
+}
+
+// matchLong finds the long option name is, or begins, among the options
+// of table that are Extra or not as extra says (any option named exactly
+// counts); others are the further options it begins that differ from the
+// first found, as getopt_long lists them when it is ambiguous.
+func matchLong(name string, table []Option, extra bool) (found *Option, others []*Option) {
+	for k := range table {
+		o := &table[k]
+		if o.Header || o.Long == "" || !strings.HasPrefix(o.Long, name) {
+			continue
+		}
+		if o.Long == name {
+			return o, nil
+		}
+		if o.Extra != extra {
+			continue
+		}
+		if found == nil {
+			found = o
+		} else if found.HasArg != o.HasArg || found.Short != o.Short {
+			others = append([]*Option{o}, others...)
+		}
+	}
+	return found, others
 }

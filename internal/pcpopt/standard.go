@@ -82,9 +82,9 @@ func (s *Standard) Environ(env []string) {
 		case "FINISH_TIME":
 			s.Finish = value
 		case "INTERVAL":
-			s.Interval = value
+			s.setInterval(value)
 		case "SAMPLES":
-			s.Samples = value
+			s.setSamples(value)
 		case "DEBUG":
 			if !validDebug(value) {
 				s.Printf("Error: $PCP_DEBUG=" + value + " is not valid, ignored\n")
@@ -151,11 +151,11 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'S':
 		s.Start = ev.Arg
 	case 's':
-		s.Samples = ev.Arg
+		s.setSamples(ev.Arg)
 	case 'T':
 		s.Finish = ev.Arg
 	case 't':
-		s.Interval = ev.Arg
+		s.setInterval(ev.Arg)
 	case 'V':
 		s.Exit = true
 		s.Printf(s.Prog + " version " + Version + "\n")
@@ -223,6 +223,26 @@ func (s *Standard) addHost(host string) {
 
 func (s *Standard) setLocal() {
 	s.Local = true
+}
+
+// setSamples takes -s, which must be a number not below 0 (as strtol
+// reads it: "" is 0).
+func (s *Standard) setSamples(v string) {
+	if n, rest := Strtol(v); rest != "" || n < 0 {
+		s.Fail("-s requires a positive numeric argument")
+		return
+	}
+	s.Samples = v
+}
+
+// setInterval takes -t, which must be a pmParseInterval(3) interval.
+func (s *Standard) setInterval(v string) {
+	if _, err := pmapi.ParseInterval(v); err != nil {
+		s.Printf(s.Prog + ": -t argument not in pmParseInterval(3) format:\n" + err.Error() + "\n")
+		s.Errors++
+		return
+	}
+	s.Interval = v
 }
 
 // setDebug takes a -D specification, as pmSetDebug does: libpcp's trace
