@@ -412,7 +412,9 @@ func (p *pminfo) contextOptions() bool {
 		std.Fail("invalid time window.\n" + err.Error())
 		return false
 	}
-	p.origin = w.Origin
+	// pmParseTimeWindow's times are timevals: the origin is floored to
+	// the microsecond (-O +1nsec is the start)
+	p.origin = w.Origin - pmapi.Time((int64(w.Origin)%1000+1000)%1000)
 	return true
 }
 

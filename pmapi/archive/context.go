@@ -195,10 +195,20 @@ func (c *Context) insert(a *Archive) error {
 // expandArchiveList splits a comma-separated list of archive names and
 // replaces each directory by the archives in it, in the order the
 // directory lists them (as readdir does for libpcp: which archive comes
-// first decides which names are visible).
+// first decides which names are visible). As in libpcp, empty names are
+// passed over ("a," is a), and slashes ending a name that has no
+// archive file suffix are dropped ("a/" is a).
 func expandArchiveList(names string) []string {
 	var out []string
 	for n := range strings.SplitSeq(names, ",") {
+		if t := strings.TrimRight(n, "/"); t != "" && t != n {
+			if _, suf := baseName(t); suf == "" {
+				n = t
+			}
+		}
+		if n == "" {
+			continue
+		}
 		d, err := os.Open(n)
 		if err != nil {
 			out = append(out, n)
