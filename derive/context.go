@@ -24,6 +24,9 @@ type Context struct {
 
 	onBind func([]Diagnostic)
 	fresh  bool // BindEachLookup
+	// sawDerived is set when operand gives a derived metric, for the
+	// metric being checked (checkMetric)
+	sawDerived bool
 
 	slots slotTable
 	frame frame
@@ -48,11 +51,14 @@ type metric struct {
 	lacking bool
 	// bound is libpcp's DM_BIND: the context has looked at the metric's
 	// metadata (which hides a failed metric from the namespace).
-	bound    bool
-	binding  bool     // its operands are being bound: a use of it now is a cycle
-	checking bool     // being checked: a use of it now is a cycle
-	cycle    []string // the cycle it is part of, if any
-	prog     *program
+	bound   bool
+	binding bool // its operands are being bound: a use of it now is a cycle
+	// usesDerived is set when checking found a derived metric among its
+	// operands: only then has binding it others to bind first
+	usesDerived bool
+	checking    bool     // being checked: a use of it now is a cycle
+	cycle       []string // the cycle it is part of, if any
+	prog        *program
 }
 
 // Wrap gives ctx the derived metrics of reg (and those registered there
@@ -269,7 +275,11 @@ func (c *Context) checkMetric(m *metric) {
 			m.tree, m.diags = nil, []Diagnostic{m.def.internalError(r)}
 		}
 	}()
+	outer := c.sawDerived
+	c.sawDerived = false
 	m.tree, m.diags, m.cycle = check(m.def, c)
+	m.usesDerived = c.sawDerived
+	c.sawDerived = outer
 }
 
 // cycleErr is the error operand gives for a derived metric that is being
@@ -289,6 +299,7 @@ func (c *Context) operand(name string) (pmapi.PMID, pmapi.Desc, *node, error) {
 	if m == nil {
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, err
 	}
+	c.sawDerived = true
 	if m.checking {
 		return pmapi.PMIDNull, pmapi.Desc{}, nil, cycleErr{c.cyclePath(m)}
 	}
@@ -359,7 +370,7 @@ func (c *Context) bind(m *metric) {
 // `b.y = a.x`, where a.x has a semantic error, prints a.x's error when b.y
 // is first used, and a.x is then an unknown name.
 func (c *Context) bindOperands(m *metric) {
-	if m.def.anon || (len(m.diags) > 0 && m.diags[0].Kind == KindShadowed) {
+	if !m.usesDerived {
 		return
 	}
 	for _, o := range m.def.expr.Operands() {
