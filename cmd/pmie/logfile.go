@@ -24,17 +24,29 @@ type logFile struct {
 
 // openLog starts the log file name, or with "-" writes log lines to
 // stderr.
+// A file that cannot be made is said, and the log kept on stderr, as
+// pmOpenLog does; pmie then needs the file's real path (for its
+// statistics file), and the error returned says it has none.
 func openLog(name string, stderr io.Writer) (*logFile, error) {
 	l := &logFile{name: name, w: stderr}
 	if name != "-" {
-		f, err := os.Create(name)
-		if err != nil {
-			return nil, err
+		if f, err := os.Create(name); err != nil {
+			fmt.Fprintf(stderr, "%s: cannot open log \"%s\" for writing : %s\n", prog, name, errnoText(err))
+		} else {
+			l.f, l.w = f, f
 		}
-		l.f, l.w = f, f
-		l.name = realPath(name)
 	}
 	l.header("started")
+	if name != "-" {
+		abs, err := filepath.Abs(name)
+		if err == nil {
+			abs, err = filepath.EvalSymlinks(abs) // realpath(3): every part must be there
+		}
+		if err != nil {
+			return l, fmt.Errorf("%s: cannot find realpath for log %s: %s", prog, name, errnoText(err))
+		}
+		l.name = abs
+	}
 	return l, nil
 }
 

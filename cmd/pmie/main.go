@@ -332,11 +332,12 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	var logf *logFile
 	if s.logfile != "" {
 		var err error
-		if logf, err = openLog(s.logfile, stderr); err != nil {
-			fmt.Fprintf(stderr, "%s: cannot open log file %s: %v\n", prog, s.logfile, err)
+		logf, err = openLog(s.logfile, stderr)
+		defer logf.close()
+		if err != nil {
+			fmt.Fprintf(logf, "%v\n", err)
 			return 1
 		}
-		defer logf.close()
 		stderr = logf
 		sig.setUp(stderr, func() { sv.stop(); logf.close() }, cancel)
 	} else {

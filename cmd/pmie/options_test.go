@@ -24,8 +24,10 @@ func TestOptionGoldens(t *testing.T) {
 	host, _ := os.Hostname()
 	stamp := regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d [\d:]+\] pmie\(\d+\) `)
 	hostWord := regexp.MustCompile(`\b` + regexp.QuoteMeta(host) + `\b`)
+	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
 	clean := func(s string) string {
-		s = hostWord.ReplaceAllString(stamp.ReplaceAllString(s, "[STAMP] "), "@HOST@")
+		s = logDate.ReplaceAllString(stamp.ReplaceAllString(s, "[STAMP] "), "$1 [DATE]")
+		s = hostWord.ReplaceAllString(s, "@HOST@")
 		var b strings.Builder
 		for _, l := range strings.SplitAfter(s, "\n") {
 			if l != "" && !strings.HasPrefix(l, "[STAMP] Info: evaluator exiting") {

@@ -6,7 +6,8 @@
 #
 # and writes NAME.golden: the command, the exit status, then stdout and
 # stderr, each as "stdout: N lines" and those lines. Log lines' stamps
-# ([date] pmie(PID)) become [STAMP], the line saying the evaluator is
+# ([date] pmie(PID)) become [STAMP], a log's dates [DATE], the line
+# saying the evaluator is
 # exiting is left out, this host's name becomes @HOST@, and a usage
 # message ends at its first line (ours lists options of its own).
 # cmd/pmie/options_test.go reads them.
@@ -15,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
 rm -f "$here"/*.golden
 host=$(hostname)
-clean() { sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' -e "s/\b$host\b/@HOST@/g" | grep -av '\[STAMP\] Info: evaluator exiting' | sed '/^Usage: pmie /q'; }
+clean() { sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' -e 's/^\(Log for pmie on [^ ]* started\|Log finished\) .*/\1 [DATE]/' -e "s/\b$host\b/@HOST@/g" | grep -av '\[STAMP\] Info: evaluator exiting' | sed '/^Usage: pmie /q'; }
 while IFS='|' read -r name envs args; do
 	case $name in ''|'#'*) continue ;; esac
 	out=$(mktemp) err=$(mktemp)
