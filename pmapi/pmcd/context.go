@@ -3,7 +3,10 @@ package pmcd
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/pmie/internal/pdu"
@@ -53,11 +56,17 @@ func Dial(spec string, cfg Config) (*Context, error) {
 	if err != nil {
 		return nil, x.connectError(err)
 	}
+	ignorePipes.Do(func() { signal.Ignore(syscall.SIGPIPE) })
 	if err := x.attach(c); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
+
+// ignorePipes has SIGPIPE ignored once a pmcd is connected, as libpcp
+// does: a write to a closed pipe then fails instead of ending the
+// process (`pminfo -m | head -1` exits 0, as PCP's does).
+var ignorePipes sync.Once
 
 // connectError wraps a failure to connect.
 func (x *Context) connectError(err error) error {
