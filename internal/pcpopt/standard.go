@@ -42,8 +42,11 @@ type Standard struct {
 	// RuntimeErr marks errors that are not about usage (a file that
 	// will not load): no usage message follows them.
 	RuntimeErr bool
-	Exit       bool     // -V: print Messages and exit 0
-	Msgs       []string // pmprintf output, in order
+	Exit       bool // -V: print Messages and exit 0
+	// guiMode and guiPort are $PCP_GUIMODE and $PCP_GUIPORT (pmtime's -g
+	// and -p), only checked
+	guiMode, guiPort bool
+	Msgs             []string // pmprintf output, in order
 }
 
 // Printf adds a message, as pmprintf does.
@@ -73,6 +76,14 @@ func (s *Standard) Environ(env []string) {
 			s.addArchiveList(value)
 		case "HOST":
 			s.addHost(value)
+		case "HOST_LIST":
+			s.addHostList(value)
+		case "SPECLOCAL":
+			s.addSpec(value)
+		case "GUIMODE":
+			s.setGUI(false)
+		case "GUIPORT":
+			s.setGUI(true)
 		case "LOCALMODE", "LOCALPMDA":
 			s.setLocal()
 		case "ORIGIN", "ORIGIN_TIME":
@@ -114,14 +125,7 @@ func (s *Standard) Apply(ev Event) bool {
 		s.addArchiveList(ev.Arg)
 		return true
 	case "host-list":
-		for _, h := range strings.Split(ev.Arg, ",") {
-			if h != "" {
-				s.Hosts = append(s.Hosts, h)
-			}
-		}
-		if len(s.Hosts) > 1 && !s.Multi {
-			s.Fail("too many hosts requested: " + ev.Arg)
-		}
+		s.addHostList(ev.Arg)
 		return true
 	case "container":
 		s.Container = ev.Arg
@@ -137,11 +141,7 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'h':
 		s.addHost(ev.Arg)
 	case 'K':
-		if msg := localSpecError(ev.Arg); msg != "" {
-			s.Fail("pmSpecLocalPMDA failed: " + msg)
-			break
-		}
-		s.Specs = append(s.Specs, ev.Arg)
+		s.addSpec(ev.Arg)
 	case 'L':
 		s.setLocal()
 	case 'N', 'n':
@@ -207,6 +207,40 @@ func (s *Standard) addArchiveList(list string) {
 		if a != "" {
 			s.addArchive(a)
 		}
+	}
+}
+
+func (s *Standard) addHostList(list string) {
+	for _, h := range strings.Split(list, ",") {
+		if h != "" {
+			s.Hosts = append(s.Hosts, h)
+		}
+	}
+	if len(s.Hosts) > 1 && !s.Multi {
+		s.Fail("too many hosts requested: " + list)
+	}
+}
+
+// addSpec takes -K, a local context's PMDA table change.
+func (s *Standard) addSpec(spec string) {
+	if msg := localSpecError(spec); msg != "" {
+		s.Fail("pmSpecLocalPMDA failed: " + msg)
+		return
+	}
+	s.Specs = append(s.Specs, spec)
+}
+
+// setGUI takes -g (port false) or -p (port true), pmtime's GUI mode and
+// port, which tools here have no use for but check as libpcp does.
+func (s *Standard) setGUI(port bool) {
+	if (port && s.guiMode) || (!port && s.guiPort) {
+		s.Fail("at most one of -g and -p allowed")
+		return
+	}
+	if port {
+		s.guiPort = true
+	} else {
+		s.guiMode = true
 	}
 }
 
