@@ -94,7 +94,14 @@ func PmieProcesses(tmpDir, config string) ([]string, error) {
 		if _, err := os.Stat("/proc/" + n); err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, n))
+		// only regular files: a FIFO or a device there would be read
+		// without end (pmieconf passes over what is not a statistics
+		// file's size)
+		path := filepath.Join(dir, n)
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			continue
 		}
