@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/pmie/internal/cstdio"
 	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
@@ -19,6 +20,7 @@ import (
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
 	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 const synopsis = "[options] [ command [args...] ]"
@@ -155,6 +157,12 @@ func run(env Env) int {
 		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
 		SysconfDir: conf("PCP_SYSCONF_DIR"), BinadmDir: conf("PCP_BINADM_DIR")}
+	if tz := env.Getenv("TZ"); tz != "" {
+		// ctime(3)'s zone, which may be a POSIX rule ("JST-9") that
+		// Go's time.Local does not read
+		loc := pmapi.LoadTZ(tz)
+		s.Now = func() time.Time { return time.Now().In(loc) }
+	}
 	tmp := conf("PCP_TMP_DIR")
 	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(tmp, file) }
 	if err := locateFile(env, o, conf, s); err != nil {

@@ -52,3 +52,35 @@ func TestSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedZone checks that the date a made file records is in the
+// zone of $TZ when that is a POSIX rule, as ctime(3) gives it (Go's own
+// reading of $TZ knows only zoneinfo names, and gave UTC).
+func TestGeneratedZone(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config.pmie")
+	env := func(k string) string {
+		switch k {
+		case "PMIECONF_PATH":
+			return "../../testdata/pmieconf/rules"
+		case "TZ":
+			return "JST-9"
+		}
+		return os.Getenv(k)
+	}
+	before := time.Now().UTC().Add(9 * time.Hour).Format("Mon Jan _2 15:04")
+	if _, errs, code := runCase([]string{"-f", file, "-F"}, "", env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	after := time.Now().UTC().Add(9 * time.Hour).Format("Mon Jan _2 15:04")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dateLine.FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatalf("no date line in:\n%s", b)
+	}
+	if got := m[0][len(m[1]):]; !strings.HasPrefix(got, before) && !strings.HasPrefix(got, after) {
+		t.Errorf("generated on %q, want JST (%s)", got, before)
+	}
+}

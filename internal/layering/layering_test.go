@@ -94,7 +94,7 @@ var table = map[string]layer{
 		tests: []string{"internal/pmcdtest", "internal/damaged"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt", "internal/hugeheap", "internal/cstdio"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
-	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf", "internal/hugeheap", "internal/cstdio"}, tests: []string{"pmapi", "pmapi/archive", "pmapi/local"}},
+	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf", "internal/hugeheap", "internal/cstdio", "pmapi"}, tests: []string{"pmapi/archive", "pmapi/local"}},
 	"cmd/pmietest":    {imports: []string{"internal/ruletest"}},
 	"examples":        {},
 	"examples/vmstat": {imports: []string{"pmapi", "pmapi/fetchgroup", "pmapi/source"}},
