@@ -138,7 +138,7 @@ func main() {
 // parseArgs interprets the command line; ok is false after a usage error.
 func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	bad, runtimeErr := false, false
+	bad := false
 	fail := func(msg string) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
 		bad = true
@@ -157,24 +157,6 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		bad = bad || std.Errors > 0
 	}
 	flush()
-	loadNamespace := func(file string) {
-		ns, err := s.namespace, error(pmapi.ErrDupPMNS) // libpcp loads one namespace
-		if s.namespace == nil {
-			ns, err = pmapi.LoadPMNS(file, true)
-		}
-		if err != nil {
-			if pe, ok := err.(*pmapi.PMNSError); ok {
-				io.WriteString(stderr, pe.Diag)
-			}
-			fail(fmt.Sprintf("Cannot load namespace from \"%s\": %s", file, errText(err)))
-			runtimeErr = true
-			return
-		}
-		s.namespace = ns
-	}
-	if std.Namespace != "" { // $PCP_NAMESPACE
-		loadNamespace(std.Namespace)
-	}
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
 		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
 	for _, ev := range events {
@@ -187,7 +169,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			continue
 		}
 		switch ev.Short {
-		case 'A', 'S', 'T', 'O', 't', 'Z', 'z', 'D':
+		case 'A', 'S', 'T', 'O', 't', 'Z', 'z', 'D', 'n':
 			std.Apply(ev)
 			flush()
 			continue
@@ -210,8 +192,6 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 			s.host = ev.Arg
 		case 'c':
 			s.configFile = ev.Arg
-		case 'n':
-			loadNamespace(ev.Arg)
 		case 'l':
 			if s.logfile != "" {
 				fail("at most one -l option is allowed")
@@ -266,7 +246,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	std.End()
 	flush()
 	s.align, s.start, s.finish, s.origin, s.interval = std.Align, std.Start, std.Finish, std.Origin, std.Interval
-	s.timezone, s.hostzone = std.TZ, std.HostZone
+	s.timezone, s.hostzone, s.namespace = std.TZ, std.HostZone, std.Namespace
 	if len(s.archives) == 0 && s.host == "" && !s.local {
 		switch std.Context {
 		case pmapi.SourceArchive:
@@ -290,7 +270,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	}
 	s.files = operands
 	if bad {
-		if !runtimeErr { // as pmUsageMessage: no usage after a run-time error
+		if !std.RuntimeErr { // as pmUsageMessage: no usage after a run-time error
 			io.WriteString(stderr, usage())
 		}
 		return s, false

@@ -120,7 +120,6 @@ type config struct {
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
 	pOneline, pHelp, pValue, pForce, verify, events  bool
 	needContext, needPMID                            bool
-	ns                                               *pmapi.Namespace // -n or -N
 }
 
 // parseArgs reads the command line as pmGetOptions and pminfo's own loop
@@ -130,9 +129,6 @@ func parseArgs(env Env, c *config) []string {
 	c.std = pcpopt.Standard{Prog: prog}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
-	if c.std.Namespace != "" { // $PCP_NAMESPACE or $PCP_UNIQNAMES
-		c.loadNamespace(c.std.Namespace, !c.std.Uniq)
-	}
 	if env.Derived != nil {
 		c.deriver = env.Derived(derivedEnv(env.Environ))
 	}
@@ -141,9 +137,6 @@ func parseArgs(env Env, c *config) []string {
 		// pminfo claims -s, -t and -T before the standard options see them
 		if ev.Err != "" || (ev.Short != 's' && ev.Short != 't' && ev.Short != 'T') {
 			if c.std.Apply(ev) {
-				if ev.Err == "" && (ev.Short == 'n' || ev.Short == 'N') {
-					c.loadNamespace(ev.Arg, ev.Short == 'n')
-				}
 				continue
 			}
 		}
@@ -187,25 +180,6 @@ func parseArgs(env Env, c *config) []string {
 	}
 	c.std.End()
 	return operands
-}
-
-// loadNamespace is pmLoadASCIINameSpace for -n (dupok) and -N.
-// A namespace loaded already (by $PCP_NAMESPACE or an earlier -n) is not
-// replaced: libpcp refuses to load a second, before reading it.
-func (c *config) loadNamespace(path string, dupok bool) {
-	ns, err := c.ns, error(pmapi.ErrDupPMNS)
-	if c.ns == nil {
-		ns, err = pmapi.LoadPMNS(path, dupok)
-	}
-	if err != nil {
-		if pe, ok := err.(*pmapi.PMNSError); ok {
-			c.std.Printf(pe.Diag)
-		}
-		c.std.Fail("Cannot load namespace from \"" + path + "\": " + errText(err))
-		c.std.RuntimeErr = true
-		return
-	}
-	c.ns = ns
 }
 
 // strtol reads s as strtol(3) does and reports whether all of it was
@@ -269,7 +243,7 @@ func run(env Env) int {
 		c.pDesc, c.pMid, c.pFullMid, c.pHelp, c.pOneline = false, false, false, false, false
 		c.pValue, c.pForce, c.pLabel = false, false, false
 	}
-	if c.ns == nil {
+	if c.std.Namespace == nil {
 		c.needContext = true // the namespace comes from the source
 	}
 
@@ -283,9 +257,9 @@ func run(env Env) int {
 			return status
 		}
 		defer p.ctx.Close()
-	} else if c.ns != nil {
+	} else if c.std.Namespace != nil {
 		// derived metric names join a -n namespace even without a source
-		p.ctx = c.withDerived(env, pmapi.WithNamespace(noContext{}, c.ns))
+		p.ctx = c.withDerived(env, pmapi.WithNamespace(noContext{}, c.std.Namespace))
 	}
 	return p.walk(operands)
 }
@@ -327,12 +301,12 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			return 1, false
 		}
 	}
-	if c.ns != nil {
+	if c.std.Namespace != nil {
 		if c.std.Context == pmapi.SourceArchive {
 			// pmTrimNameSpace: only the names of metrics in the archive
-			c.ns.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
+			c.std.Namespace.Trim(func(id pmapi.PMID) bool { _, err := ctx.LookupDesc(id); return err == nil })
 		}
-		ctx = pmapi.WithNamespace(ctx, c.ns)
+		ctx = pmapi.WithNamespace(ctx, c.std.Namespace)
 	}
 	ctx = c.withDerived(env, ctx)
 	p.seeker, _ = ctx.(pmapi.Seeker)

@@ -24,9 +24,9 @@ type Standard struct {
 	Hosts    []string
 	Local    bool     // -L
 	Specs    []string // -K
-	// Namespace is the -n or -N file; Uniq is set for -N.
-	Namespace string
-	Uniq      bool
+	// Namespace is the namespace loaded from the -n or -N file (or
+	// $PCP_NAMESPACE, $PCP_UNIQNAMES), nil if none.
+	Namespace *pmapi.Namespace
 	Container string
 
 	Start, Finish, Align, Origin string // -S, -T, -A, -O ("" if not given)
@@ -106,9 +106,9 @@ func (s *Standard) Environ(env []string) {
 		case "HOSTZONE":
 			s.setHostZone()
 		case "NAMESPACE":
-			s.Namespace, s.Uniq = value, false
+			s.loadNamespace(value, true)
 		case "UNIQNAMES":
-			s.Namespace, s.Uniq = value, true
+			s.loadNamespace(value, false)
 		}
 	}
 }
@@ -145,7 +145,7 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'L':
 		s.setLocal()
 	case 'N', 'n':
-		s.Namespace, s.Uniq = ev.Arg, ev.Short == 'N'
+		s.loadNamespace(ev.Arg, ev.Short == 'n')
 	case 'O':
 		s.Origin = ev.Arg
 	case 'S':
@@ -257,6 +257,26 @@ func (s *Standard) addHost(host string) {
 
 func (s *Standard) setLocal() {
 	s.Local = true
+}
+
+// loadNamespace is pmLoadASCIINameSpace for -n (dupok) or -N. A
+// namespace loaded already is not replaced: libpcp refuses to load a
+// second, before reading it. A file that will not load is a run-time
+// error (no usage message follows).
+func (s *Standard) loadNamespace(path string, dupok bool) {
+	ns, err := s.Namespace, error(pmapi.ErrDupPMNS)
+	if s.Namespace == nil {
+		ns, err = pmapi.LoadPMNS(path, dupok)
+	}
+	if err != nil {
+		if pe, ok := err.(*pmapi.PMNSError); ok {
+			s.Printf(pe.Diag)
+		}
+		s.Fail("Cannot load namespace from \"" + path + "\": " + pmapi.Code(err).Error())
+		s.RuntimeErr = true
+		return
+	}
+	s.Namespace = ns
 }
 
 // setSamples takes -s, which must be a number not below 0 (as strtol
