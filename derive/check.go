@@ -2,6 +2,7 @@ package derive
 
 import (
 	"errors"
+
 	"github.com/gopcp/pmie/internal/posixre"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"

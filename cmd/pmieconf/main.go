@@ -266,7 +266,7 @@ func locateFile(env Env, o opts, conf func(string) string, s *pmieconf.Session) 
 // fstat says it has, as pmieconf reads it, so that a device or a FIFO
 // (size 0) is an empty file rather than a read without end.
 func readSaved(s *pmieconf.Session) (string, error) {
-	src, err := readSized(s.File)
+	src, err := pmieconf.ReadSized(s.File)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -277,22 +277,4 @@ func readSaved(s *pmieconf.Session) (string, error) {
 		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
 	}
 	return s.Set.ReadSaved(s.File, src)
-}
-
-// readSized reads the file name as far as its size at opening (opened
-// without waiting, for a FIFO).
-func readSized(name string) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, syscall.EISDIR
-	}
-	return io.ReadAll(io.LimitReader(f, fi.Size()))
 }

@@ -2,6 +2,7 @@ package pmieconf
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,14 +95,9 @@ func PmieProcesses(tmpDir, config string) ([]string, error) {
 		if _, err := os.Stat("/proc/" + n); err != nil {
 			continue
 		}
-		// only regular files: a FIFO or a device there would be read
-		// without end (pmieconf passes over what is not a statistics
-		// file's size)
-		path := filepath.Join(dir, n)
-		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(path)
+		// as far as its size: a FIFO or a device there reads as empty,
+		// not without end, and is passed over
+		b, err := ReadSized(filepath.Join(dir, n))
 		if err != nil {
 			continue
 		}
@@ -110,4 +106,24 @@ func PmieProcesses(tmpDir, config string) ([]string, error) {
 		}
 	}
 	return pids, nil
+}
+
+// ReadSized reads the file name as far as its size when opened, as
+// pmieconf reads its files (fstat, then that many bytes): a device or a
+// FIFO (size 0, opened without waiting for a writer) reads as empty
+// rather than without end. A directory is syscall.EISDIR.
+func ReadSized(name string) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, syscall.EISDIR
+	}
+	return io.ReadAll(io.LimitReader(f, fi.Size()))
 }
