@@ -38,29 +38,35 @@ func openLog(name string, stderr io.Writer) (*logFile, error) {
 	}
 	l.header("started")
 	if name != "-" {
-		abs, err := filepath.Abs(name)
-		if err == nil {
-			abs, err = filepath.EvalSymlinks(abs) // realpath(3): every part must be there
-		}
+		path, err := realpath(name)
 		if err != nil {
 			return l, fmt.Errorf("%s: cannot find realpath for log %s: %s", prog, name, errnoText(err))
 		}
-		l.name = abs
+		l.name = path
 	}
 	return l, nil
+}
+
+// realpath is realpath(3): the absolute path of name with symbolic links
+// resolved, an error if any part of it is not there.
+func realpath(name string) (string, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // realPath is the absolute path of name with symbolic links resolved, or
 // as near to that as can be found.
 func realPath(name string) string {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return name
-	}
-	if p, err := filepath.EvalSymlinks(abs); err == nil {
+	if p, err := realpath(name); err == nil {
 		return p
 	}
-	return abs
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
 }
 
 // realName is the log's real path as pmie records it in its statistics
