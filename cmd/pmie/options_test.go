@@ -22,11 +22,10 @@ func TestOptionGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
-	stamp := regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d [\d:]+\] pmie\(\d+\) `)
 	hostWord := regexp.MustCompile(`\b` + regexp.QuoteMeta(host) + `\b`)
 	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
 	clean := func(s string) string {
-		s = logDate.ReplaceAllString(stamp.ReplaceAllString(s, "[STAMP] "), "$1 [DATE]")
+		s = logDate.ReplaceAllString(logStamp.ReplaceAllString(s, "[STAMP] "), "$1 [DATE]")
 		s = hostWord.ReplaceAllString(s, "@HOST@")
 		var b strings.Builder
 		for _, l := range strings.SplitAfter(s, "\n") {
