@@ -521,9 +521,15 @@ func (c *Context) Children(name string) ([]pmapi.Child, error) {
 		if err != nil {
 			kids = nil
 		}
+		kids = append([]pmapi.Child(nil), kids...) // ours to change
 		for _, k := range dkids {
-			if !hasChild(kids, k.Name) {
+			switch i := childIndex(kids, k.Name); {
+			case i < 0:
 				kids = append(kids, k)
+			case !k.Leaf:
+				// Derived metrics named below one of the context's
+				// leaves turn it into a non-leaf, in its place.
+				kids[i].Leaf = false
 			}
 		}
 		return kids, nil
@@ -531,13 +537,15 @@ func (c *Context) Children(name string) ([]pmapi.Child, error) {
 	return kids, err
 }
 
-func hasChild(kids []pmapi.Child, name string) bool {
-	for _, k := range kids {
+func hasChild(kids []pmapi.Child, name string) bool { return childIndex(kids, name) >= 0 }
+
+func childIndex(kids []pmapi.Child, name string) int {
+	for i, k := range kids {
 		if k.Name == name {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // derivedChildren is libpcp's __dmchildren: the next components of the
