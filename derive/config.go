@@ -175,5 +175,5 @@ func (r *Registry) registerEntry(cfg *lang.DerivedConfig, e *lang.DerivedEntry) 
 // pcpVarDir is $PCP_VAR_DIR as pmGetConfig(3) finds it (the environment
 // through getenv, else pcp.conf), as package internal/pcpconf reads it.
 func pcpVarDir(getenv func(string) (string, bool)) string {
-	return pcpconf.Lookup(func(k string) string { v, _ := getenv(k); return v }, "PCP_VAR_DIR")
+	return pcpconf.Lookup(getenv, "PCP_VAR_DIR")
 }

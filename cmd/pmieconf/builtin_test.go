@@ -28,14 +28,11 @@ const (
 // as -r @builtin does.
 func TestBuiltinFallback(t *testing.T) {
 	dir := t.TempDir()
-	noPCP := func(name string) string {
-		switch name {
-		case "PCP_VAR_DIR":
-			return filepath.Join(dir, "no-pcp")
-		case "PCP_CONF":
-			return filepath.Join(dir, "no-pcp.conf")
+	noPCP := func(name string) (string, bool) {
+		if name == "PCP_VAR_DIR" {
+			return filepath.Join(dir, "no-pcp"), true
 		}
-		return ""
+		return "", false
 	}
 	fallback, explicit := filepath.Join(dir, "fallback.pmie"), filepath.Join(dir, "explicit.pmie")
 	_, errs, code := runCase([]string{"-f", fallback, "-F"}, "", noPCP)
@@ -192,7 +189,7 @@ func generateBuiltin(t *testing.T, file string, commands ...string) {
 	t.Helper()
 	for _, c := range commands {
 		args := append([]string{"-r", pmieconf.BuiltinPath, "-f", file}, shellWords(c, nil)...)
-		if _, errs, code := runCase(args, "", os.Getenv); code != 0 {
+		if _, errs, code := runCase(args, "", os.LookupEnv); code != 0 {
 			t.Fatalf("pmieconf %s: exit %d: %s", c, code, errs)
 		}
 	}

@@ -12,7 +12,7 @@ func TestRulesFileError(t *testing.T) {
 	dir := t.TempDir()
 	rules := filepath.Join(dir, "bad")
 	os.WriteFile(rules, []byte("#pmieconf-rules 1\nrule demo.x\n\tenabled = maybe;\n"), 0o644)
-	_, errs, code := runCase([]string{"-r", rules, "-f", filepath.Join(dir, "x.pmie"), "list", "all"}, "", os.Getenv)
+	_, errs, code := runCase([]string{"-r", rules, "-f", filepath.Join(dir, "x.pmie"), "list", "all"}, "", os.LookupEnv)
 	want := "pmieconf: " + rules + ":3:12: error: enabled should be yes or no, not \"maybe\"\n" +
 		"\tenabled = maybe;\n\t          ^\n"
 	if code != 1 || errs != want {

@@ -95,9 +95,14 @@ func expandVars(s string, vars map[string]string) string {
 
 // runCase runs pmieconf with args and stdin as root would, returning
 // standard output, standard error and the exit status.
-func runCase(args []string, stdin string, getenv func(string) string) (string, string, int) {
+func runCase(args []string, stdin string, lookupEnv func(string) (string, bool)) (string, string, int) {
+	return runCaseAs(0, args, stdin, lookupEnv)
+}
+
+// runCaseAs is runCase as the user uid would run it.
+func runCaseAs(uid int, args []string, stdin string, lookupEnv func(string) (string, bool)) (string, string, int) {
 	var out, errs bytes.Buffer
-	code := run(Env{Args: append([]string{"pmieconf"}, args...), Getenv: getenv, Uid: 0,
+	code := run(Env{Args: append([]string{"pmieconf"}, args...), LookupEnv: lookupEnv, Uid: uid,
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errs})
 	return out.String(), errs.String(), code
 }
@@ -110,16 +115,34 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.pmie")
 	vars := map[string]string{"F": file, "R": "../../testdata/pmieconf/rules", "A": "../../testdata/pmieconf/alt"}
-	getenv := func(name string) string {
-		if name == "PMIECONF_PATH" {
-			return rules
+	// the environment as the setup steps change it: set (maybe empty),
+	// unset, or as the test's own
+	uid := 0
+	env := map[string]string{"PMIECONF_PATH": rules}
+	unset := map[string]bool{}
+	getenv := func(name string) (string, bool) {
+		if v, ok := env[name]; ok {
+			return v, true
 		}
-		return os.Getenv(name)
+		if unset[name] {
+			return "", false
+		}
+		return os.LookupEnv(name)
 	}
 	if c.setup != "" {
 		for _, step := range strings.Split(c.setup, " ;; ") {
 			text := strings.ReplaceAll(expandVars(step, map[string]string{"R": vars["R"], "A": vars["A"]}), `\n`, "\n")
 			switch {
+			case strings.HasPrefix(step, "@env "):
+				name, value, _ := strings.Cut(strings.TrimPrefix(step, "@env "), "=")
+				env[name] = value
+				delete(unset, name)
+			case strings.HasPrefix(step, "@unset "):
+				name := strings.TrimPrefix(step, "@unset ")
+				delete(env, name)
+				unset[name] = true
+			case step == "@nobody":
+				uid = 65534
 			case strings.HasPrefix(step, "@append "):
 				f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 				if err != nil {
@@ -132,11 +155,11 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 					t.Fatal(err)
 				}
 			default:
-				runCase(append([]string{"-f", file}, shellWords(step, vars)...), "", getenv)
+				runCaseAs(uid, append([]string{"-f", file}, shellWords(step, vars)...), "", getenv)
 			}
 		}
 	}
-	out, errs, code := runCase(shellWords(c.args, vars), strings.ReplaceAll(c.stdin, `\n`, "\n"), getenv)
+	out, errs, code := runCaseAs(uid, shellWords(c.args, vars), strings.ReplaceAll(c.stdin, `\n`, "\n"), getenv)
 	saved, _ := os.ReadFile(file)
 	got := out + "--- stderr\n" + errs + "--- exit " + itoa(code) + "\n--- file\n" + string(saved)
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {

@@ -39,10 +39,11 @@ var options = []pcpopt.Option{
 
 // Env is what pmieconf takes from the process, so tests can run it.
 type Env struct {
-	Args   []string
-	Getenv func(string) string
-	Uid    int
-	Stdin  io.Reader
+	Args []string
+	// LookupEnv reads the environment: a variable may be set but empty.
+	LookupEnv func(string) (string, bool)
+	Uid       int
+	Stdin     io.Reader
 	// StdinTTY and StdoutTTY say whether the streams are terminals.
 	StdinTTY, StdoutTTY bool
 	// Pager pages output on the terminal, given the writer it shows
@@ -59,7 +60,7 @@ func main() {
 	if cstdio.IsTerminal(os.Stdout) {
 		stdout = os.Stdout
 	}
-	env := Env{Args: os.Args, Getenv: os.Getenv, Uid: os.Getuid(), Stdin: os.Stdin,
+	env := Env{Args: os.Args, LookupEnv: os.LookupEnv, Uid: os.Getuid(), Stdin: os.Stdin,
 		StdinTTY: cstdio.IsTerminal(os.Stdin), StdoutTTY: cstdio.IsTerminal(os.Stdout), Stdout: stdout, Stderr: os.Stderr}
 	env.Pager = func(w io.Writer) *pmieconf.Pager {
 		rows, cols := termSize(os.Stdin)
@@ -137,13 +138,36 @@ func progName(arg0 string) string {
 	return arg0
 }
 
-func run(env Env) int {
+// exitStatus, panicked, ends run with that status, as exit(3) ends
+// pmieconf wherever it is.
+type exitStatus int
+
+func run(env Env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, ok := r.(exitStatus)
+			if !ok {
+				panic(r)
+			}
+			code = int(st)
+		}
+	}()
 	prog := progName(env.Args[0])
 	o, ok := parseArgs(env, prog)
 	if !ok {
 		return 1
 	}
-	conf := func(name string) string { return pcpconf.Lookup(env.Getenv, name) }
+	cfg := pcpconf.New(env.LookupEnv)
+	// conf is pmGetConfig: the first look-up reads pcp.conf, and one
+	// that cannot be read ends pmieconf there, as in libpcp.
+	conf := func(name string) string {
+		v, err := cfg.Get(name)
+		if err != nil {
+			io.WriteString(env.Stderr, err.Error())
+			panic(exitStatus(1))
+		}
+		return v
+	}
 	fail := func(err error) int {
 		var diag *lang.Diagnostic
 		if errors.As(err, &diag) {
@@ -156,15 +180,14 @@ func run(env Env) int {
 	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
 		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
-		SysconfDir: conf("PCP_SYSCONF_DIR"), BinadmDir: conf("PCP_BINADM_DIR")}
-	if tz := env.Getenv("TZ"); tz != "" {
+		Conf: conf}
+	if tz, _ := env.LookupEnv("TZ"); tz != "" {
 		// ctime(3)'s zone, which may be a POSIX rule ("JST-9") that
 		// Go's time.Local does not read
 		loc := pmapi.LoadTZ(tz)
 		s.Now = func() time.Time { return time.Now().In(loc) }
 	}
-	tmp := conf("PCP_TMP_DIR")
-	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(tmp, file) }
+	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(conf("PCP_TMP_DIR"), file) }
 	if err := locateFile(env, o, conf, s); err != nil {
 		return fail(err)
 	}
@@ -210,14 +233,14 @@ func run(env Env) int {
 }
 
 // rulesPath is where the rule templates are: -r PATH, else
-// $PMIECONF_PATH, else PCP's template directory, or, when PCP's is not
+// $PMIECONF_PATH (when set, even empty), else PCP's template directory, or, when PCP's is not
 // there (PCP not installed), the built-in templates, with a note saying
 // so.
 func rulesPath(env Env, o opts, conf func(string) string, prog string) string {
 	if o.haveRules {
 		return o.rules
 	}
-	if rules := env.Getenv("PMIECONF_PATH"); rules != "" {
+	if rules, ok := env.LookupEnv("PMIECONF_PATH"); ok {
 		return rules
 	}
 	rules := conf("PCP_VAR_DIR") + "/config/pmieconf"
@@ -230,11 +253,12 @@ func rulesPath(env Env, o opts, conf func(string) string, prog string) string {
 }
 
 // locateFile sets the pmie file: -f FILE, else the default, which for
-// root is the system's and for others is in their home directory.
+// root is the system's and for others is in their home directory ($HOME
+// may be empty, but must be set).
 func locateFile(env Env, o opts, conf func(string) string, s *pmieconf.Session) error {
 	if env.Uid != 0 {
-		home := env.Getenv("HOME")
-		if home == "" {
+		home, ok := env.LookupEnv("HOME")
+		if !ok {
 			return errors.New("$HOME undefined in environment")
 		}
 		s.File = o.file

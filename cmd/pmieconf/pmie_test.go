@@ -71,7 +71,7 @@ func TestPmieAccepts(t *testing.T) {
 		} {
 			file := filepath.Join(dir, name+".pmie")
 			os.Remove(file)
-			getenv := func(string) string { return "" }
+			getenv := func(string) (string, bool) { return "", false }
 			for _, c := range changes {
 				if name == "installed" && strings.Contains(c, "hosts") {
 					// PCP's mssql.stolen_node_memory puts $hosts$

@@ -25,14 +25,14 @@ func TestSpecialFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "tmp", "pmie", "1"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := func(k string) string {
+	env := func(k string) (string, bool) {
 		switch k {
 		case "PMIECONF_PATH":
-			return "../../testdata/pmieconf/rules"
+			return "../../testdata/pmieconf/rules", true
 		case "PCP_TMP_DIR":
-			return filepath.Join(dir, "tmp")
+			return filepath.Join(dir, "tmp"), true
 		}
-		return os.Getenv(k)
+		return os.LookupEnv(k)
 	}
 	for _, file := range []string{"/dev/zero", fifo, filepath.Join(dir, "new.pmie")} {
 		done := make(chan struct{})
@@ -58,14 +58,14 @@ func TestSpecialFiles(t *testing.T) {
 // reading of $TZ knows only zoneinfo names, and gave UTC).
 func TestGeneratedZone(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "config.pmie")
-	env := func(k string) string {
+	env := func(k string) (string, bool) {
 		switch k {
 		case "PMIECONF_PATH":
-			return "../../testdata/pmieconf/rules"
+			return "../../testdata/pmieconf/rules", true
 		case "TZ":
-			return "JST-9"
+			return "JST-9", true
 		}
-		return os.Getenv(k)
+		return os.LookupEnv(k)
 	}
 	before := time.Now().UTC().Add(9 * time.Hour).Format("Mon Jan _2 15:04")
 	if _, errs, code := runCase([]string{"-f", file, "-F"}, "", env); code != 0 {

@@ -64,7 +64,7 @@ var table = map[string]layer{
 		"internal/mmv", "internal/pcpconf"}},
 	// helpers of our own
 	"internal/posixre":        {},
-	"internal/pcpconf":        {},
+	"internal/pcpconf":        {imports: []string{"pmapi"}},
 	"internal/pmiestats":      {},
 	"internal/yamlcfg":        {},
 	"internal/realtest":       {},

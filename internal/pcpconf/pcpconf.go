@@ -1,14 +1,19 @@
 // Package pcpconf reads PCP's configuration variables as libpcp's
-// pmGetConfig(3) does: from the environment first, then from pcp.conf
-// ($PCP_CONF, else $PCP_DIR/etc/pcp.conf, else /etc/pcp.conf). It knows
-// Debian's values for the variables our commands use, for machines
-// without PCP.
+// pmGetConfig(3) does: from the environment first (a variable set there
+// counts even when empty), then from pcp.conf ($PCP_CONF, else
+// $PCP_DIR/etc/pcp.conf, else /etc/pcp.conf). It knows Debian's values
+// for the variables our commands use, for machines without PCP: those
+// where no pcp.conf is named and /etc/pcp.conf is absent.
 package pcpconf
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // defaults are Debian's values of the variables our commands use.
@@ -24,42 +29,143 @@ var defaults = map[string]string{
 }
 
 // Get is the value of the PCP configuration variable name.
-func Get(name string) string { return Lookup(os.Getenv, name) }
+func Get(name string) string { return Lookup(os.LookupEnv, name) }
 
-// Lookup is Get with the environment read through getenv.
-func Lookup(getenv func(string) string, name string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	if v, ok := fromFile(confPath(getenv), name); ok {
-		return v
-	}
-	return defaults[name]
+// Lookup is Get with the environment read through lookupEnv. A pcp.conf
+// that cannot be read counts as none.
+func Lookup(lookupEnv func(string) (string, bool), name string) string {
+	v, _ := New(lookupEnv).Get(name)
+	return v
 }
 
-// confPath is where pcp.conf is.
-func confPath(getenv func(string) string) string {
-	if p := getenv("PCP_CONF"); p != "" {
-		return p
-	}
-	if d := getenv("PCP_DIR"); d != "" {
-		return filepath.Join(d, "etc", "pcp.conf")
-	}
-	return "/etc/pcp.conf"
+// Config is PCP's configuration as one process reads it: pcp.conf is
+// read once, at the first look-up, as libpcp reads it.
+type Config struct {
+	lookupEnv func(string) (string, bool)
+	loaded    bool
+	file      map[string]string // pcp.conf's values, the first of each name
+	err       *FatalError       // pcp.conf could not be read
+	builtin   bool              // no pcp.conf read: Debian's values
 }
 
-// fromFile finds name=value in the pcp.conf at path.
-func fromFile(path, name string) (string, bool) {
+// New is the configuration of a process whose environment lookupEnv
+// reads.
+func New(lookupEnv func(string) (string, bool)) *Config {
+	return &Config{lookupEnv: lookupEnv}
+}
+
+// FatalError is libpcp's fatal error for a pcp.conf it cannot open.
+type FatalError struct {
+	Path string
+	Err  error
+}
+
+func (e *FatalError) Error() string {
+	return fmt.Sprintf("FATAL PCP ERROR: could not open config file \"%s\" : %s\n"+
+		"You may need to set PCP_CONF or PCP_DIR in your environment.\n", e.Path, pmapi.Code(e.Err).Error())
+}
+
+// Get is pmGetConfig(3): the environment's value, else pcp.conf's, else
+// "". The error is a *FatalError when pcp.conf cannot be read, where
+// libpcp exits; the value is then the environment's or Debian's, for
+// the commands that go on.
+func (c *Config) Get(name string) (string, error) {
+	v, ok := c.Optional(name)
+	if !ok && c.builtin {
+		v = defaults[name]
+	}
+	if c.err != nil {
+		return v, c.err
+	}
+	return v, nil
+}
+
+// Optional is pmGetOptionalConfig(3): the value, and whether the
+// environment or pcp.conf has one. It is never fatal.
+func (c *Config) Optional(name string) (string, bool) {
+	c.load()
+	if v, ok := c.lookupEnv(name); ok {
+		return v, true
+	}
+	v, ok := c.file[name]
+	return v, ok
+}
+
+func (c *Config) load() {
+	if c.loaded {
+		return
+	}
+	c.loaded = true
+	path, named := c.path()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", false
+		if !named && errors.Is(err, fs.ErrNotExist) {
+			c.builtin = true // PCP is not installed
+			return
+		}
+		c.err = &FatalError{Path: path, Err: err}
+		c.builtin = true
+		return
 	}
-	for rest := b; len(rest) > 0; {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte("=")); ok && string(k) == name && len(v) > 0 {
-			return string(bytes.Trim(v, `"'`)), true
+	c.file = parse(b)
+}
+
+// path is where pcp.conf is, and whether the environment named it.
+func (c *Config) path() (string, bool) {
+	if p, ok := c.lookupEnv("PCP_CONF"); ok {
+		return p, true
+	}
+	if d, ok := c.lookupEnv("PCP_DIR"); ok {
+		return d + "/etc/pcp.conf", true
+	}
+	if _, err := os.Stat("/etc/pcp.conf"); err != nil {
+		if _, err := os.Stat("/usr/local/etc/pcp.conf"); err == nil {
+			return "/usr/local/etc/pcp.conf", false
 		}
 	}
-	return "", false
+	return "/etc/pcp.conf", false
+}
+
+const (
+	maxLine  = 4096 - 1 // bytes libpcp reads of a line at a time
+	maxValue = 4096 - 1 // bytes of a value it keeps
+)
+
+// parse reads pcp.conf's NAME=VALUE lines as libpcp does: lines
+// starting '#' or without '=' are passed over, NAME is everything
+// before the first '=' and VALUE the rest of the line, without one pair
+// of matching quotes around it; a longer line is read in pieces of
+// maxLine bytes, each a line; text after a NUL byte is not seen. The
+// first line of a name gives its value.
+func parse(b []byte) map[string]string {
+	vars := map[string]string{}
+	for len(b) > 0 {
+		n := bytes.IndexByte(b, '\n') + 1
+		if n == 0 {
+			n = len(b)
+		}
+		n = min(n, maxLine)
+		line := b[:n]
+		b = b[n:]
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
+		}
+		name, val, ok := bytes.Cut(line, []byte("="))
+		if !ok || bytes.HasPrefix(line, []byte("#")) {
+			continue
+		}
+		if i := bytes.LastIndexByte(val, '\n'); i >= 0 {
+			val = val[:i]
+		}
+		if l := len(val); l > 0 && (val[0] == '"' || val[0] == '\'') && val[l-1] == val[0] {
+			val = val[1:max(l-1, 1)]
+		}
+		if len(val) > maxValue {
+			val = val[:maxValue]
+		}
+		if _, seen := vars[string(name)]; !seen {
+			vars[string(name)] = string(val)
+		}
+	}
+	return vars
 }

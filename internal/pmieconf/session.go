@@ -54,13 +54,21 @@ type Session struct {
 	// Processes lists the PIDs of the running pmie processes using a
 	// configuration file.
 	Processes func(file string) ([]string, error)
-	// SysconfDir and BinadmDir are named in the advice to restart pmie.
-	SysconfDir, BinadmDir string
+	// Conf is a PCP configuration variable (PCP_SYSCONF_DIR and
+	// PCP_BINADM_DIR are named in the advice to restart pmie).
+	Conf func(name string) string
 
 	modified bool
 	previous string // the rule or group named last, for "."
 	quitDone bool
 	quitOK   bool
+}
+
+func (s *Session) conf(name string) string {
+	if s.Conf == nil {
+		return ""
+	}
+	return s.Conf(name)
 }
 
 // w is where output goes that pmieconf pages on a terminal; what it
@@ -121,10 +129,11 @@ func CFormat(msg string) string {
 	return b.String()
 }
 
-// atoi is C's atoi(3).
-func atoi(s string) int64 {
+// atoi is C's atoi(3) as glibc has it: strtol's long, clamped on
+// overflow, cut to an int's 32 bits, so that "4294967298" is 2.
+func atoi(s string) int32 {
 	n, _ := strtol(s)
-	return n
+	return int32(n)
 }
 
 var commandNames = map[string]int{
@@ -471,7 +480,7 @@ func (s *Session) restartAdvice() {
 	}
 	fmt.Fprintf(s.w(), "\n  o  Refer to pmie_check(1) for a convenient mechanism for restarting pmie\n"+
 		"     daemons launched under the control of %s/pmie/control;\n"+
-		"     e.g.\t%s/pmie_check -V\n", s.SysconfDir, s.BinadmDir)
+		"     e.g.\t%s/pmie_check -V\n", s.conf("PCP_SYSCONF_DIR"), s.conf("PCP_BINADM_DIR"))
 }
 
 // Write writes the pmie file, making its directory if need be, then
