@@ -191,7 +191,7 @@ func run(env Env) (code int) {
 	if err := locateFile(env, o, conf, s); err != nil {
 		return fail(err)
 	}
-	rules := rulesPath(env, o, conf, prog)
+	rules := pmieconf.CutPath(rulesPath(env, o, conf, prog))
 	set, err := pmieconf.Load(rules)
 	if err != nil {
 		return fail(err)
@@ -280,7 +280,7 @@ func locateFile(env Env, o opts, conf func(string) string, s *pmieconf.Session) 
 		case errors.Is(err, fs.ErrNotExist):
 			s.File = path // the path resolved as far as it exists
 		default:
-			return fmt.Errorf("failed to resolve realpath for %s: %s", o.file, pmieconf.Strerror(err))
+			return pmieconf.Errorf("failed to resolve realpath for %s: %s", o.file, pmieconf.Strerror(err))
 		}
 	}
 	return nil
@@ -298,7 +298,7 @@ func readSaved(s *pmieconf.Session) (string, error) {
 		return "", pmieconf.BadHeader(s.File)
 	}
 	if err != nil {
-		return "", fmt.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
+		return "", pmieconf.Errorf("cannot open %s: %s", s.File, pmieconf.Strerror(err))
 	}
 	return s.Set.ReadSaved(s.File, src)
 }

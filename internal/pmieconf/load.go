@@ -170,7 +170,7 @@ func (b *builder) ruleDecl(d *Decl) error {
 	if b.set.Find(d.Name) != nil {
 		return b.errorAt(d.NamePos, "rule name %q has already been used", d.Name)
 	}
-	b.set.notFound = sprintf("rule named \"%s\" does not exist", d.Name)
+	b.set.notFound = errmsgf("rule named \"%s\" does not exist", d.Name)
 	b.set.Rules = append(b.set.Rules, r)
 	b.rule = r
 	return nil

@@ -145,8 +145,34 @@ type cerror string
 
 func (e cerror) Error() string { return string(e) }
 
+// cerrorf is pmieconf's message, as long as its buffer allows.
 func cerrorf(format string, args ...any) error {
-	return cerror(sprintf(format, args...))
+	return cerror(errmsgf(format, args...))
+}
+
+// Errorf is cerrorf for the command's own messages.
+func Errorf(format string, args ...any) error { return cerrorf(format, args...) }
+
+// errmsgLen is the size of the buffer pmieconf writes its error messages
+// in: a longer message is cut to one byte less.
+const errmsgLen = 512
+
+// errmsgf is a message formatted into pmieconf's error buffer.
+func errmsgf(format string, args ...any) string {
+	return cut(sprintf(format, args...), errmsgLen)
+}
+
+// CutPath is the path s as pmieconf keeps it, in a buffer of
+// MAXPATHLEN+1 bytes: a rules path of more than 4096 bytes loses the
+// rest.
+func CutPath(s string) string { return cut(s, 4096+1) }
+
+// cut is s as snprintf(3) leaves it in a buffer of size bytes.
+func cut(s string, size int) string {
+	if len(s) >= size {
+		return s[:size-1]
+	}
+	return s
 }
 
 // Deprecated is a rule named in a generated file that the rules no longer

@@ -107,7 +107,8 @@ func (s *Set) printVar(w io.Writer, r *Rule, name string, help bool) error {
 	}
 	v := s.findVar(r, name)
 	if v == nil {
-		return cerrorf("variable \"%s\" is undefined for rule %s", name, r.Name())
+		// printed whole: pmieconf says this one without its buffer
+		return cerror(sprintf("variable \"%s\" is undefined for rule %s", name, r.Name()))
 	}
 	if help {
 		fmt.Fprintf(w, "   var: %s\n", name)

@@ -222,7 +222,7 @@ func (s *Set) readChanges(r *savedReader) error {
 		}
 		rule := s.Find(words[0])
 		if rule == nil {
-			s.notFound = sprintf("rule named \"%s\" does not exist", words[0])
+			s.notFound = errmsgf("rule named \"%s\" does not exist", words[0])
 		}
 		if rule == nil || rule.Version != uint32(version) {
 			continue // deprecated when its section is read

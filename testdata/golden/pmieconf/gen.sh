@@ -42,6 +42,7 @@ run_cases() { # cases-file out-dir rules-path
 			cd "$pkg" || exit 1
 			export PMIECONF_PATH=$rulepath
 			R=../../testdata/pmieconf/rules A=../../testdata/pmieconf/alt F=$dir/config.pmie
+			L=$(printf 'x%.0s' {1..600}) C=$(printf ':%.0s' {1..5000})
 			as=()
 			if [ "$setup" != - ]; then
 				rest=$setup
