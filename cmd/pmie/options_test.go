@@ -7,14 +7,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/goldenfile"
 )
 
 // TestOptionGoldens runs pmie on each case of
 // testdata/golden/pmie-options (the time window, interval and zone options
 // and their PCP_* defaults from the environment, the archives, host and
 // namespace the environment names, and libpcp's checks of them) and
-// compares its exit status, output and messages with real pmie's (a
-// usage message up to its first line).
+// compares its exit status, output, messages and -l $LOG log with real
+// pmie's (a usage message up to its first line).
 func TestOptionGoldens(t *testing.T) {
 	dir := filepath.Join(repoRoot, "testdata/golden/pmie-options")
 	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
@@ -56,10 +58,15 @@ func TestOptionGoldens(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			t.Setenv("TZ", "UTC")
-			code, out, errs := runPmie(t, strings.Fields(f[2])...)
+			logFile := filepath.Join(t.TempDir(), "pmie.log")
+			code, out, errs := runPmie(t, goldenfile.Words(f[2], map[string]string{"LOG": logFile})...)
 			out, errs = clean(out), clean(errs)
 			got := fmt.Sprintf("command: env %s TZ=UTC pmie %s\nexit: %d\nstdout: %d lines\n%sstderr: %d lines\n%s",
 				f[1], f[2], code, strings.Count(out, "\n"), out, strings.Count(errs, "\n"), errs)
+			if log, err := os.ReadFile(logFile); err == nil {
+				l := clean(string(log))
+				got += fmt.Sprintf("log: %d lines\n%s", strings.Count(l, "\n"), l)
+			}
 			compareLines(t, got, string(want))
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/pmie/internal/goldenfile"
 	"github.com/gopcp/pmie/internal/pmieconf"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/archive"
@@ -188,7 +189,7 @@ func lookup(c pmapi.Context, name string) (pmapi.Desc, error) {
 func generateBuiltin(t *testing.T, file string, commands ...string) {
 	t.Helper()
 	for _, c := range commands {
-		args := append([]string{"-r", pmieconf.BuiltinPath, "-f", file}, shellWords(c, nil)...)
+		args := append([]string{"-r", pmieconf.BuiltinPath, "-f", file}, goldenfile.Words(c, nil)...)
 		if _, errs, code := runCase(args, "", os.LookupEnv); code != 0 {
 			t.Fatalf("pmieconf %s: exit %d: %s", c, code, errs)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/pmie/internal/goldenfile"
 )
 
 // goldenCase is one line of testdata/golden/pmieconf/cases.
@@ -40,50 +42,6 @@ func readCases(t *testing.T, path string) []goldenCase {
 		cases = append(cases, c)
 	}
 	return cases
-}
-
-// shellWords splits s as the shell would split a simple command line:
-// white space between words, "..." and '...' quoting, $NAME from vars.
-func shellWords(s string, vars map[string]string) []string {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			j := strings.IndexByte(s[i+1:], '"')
-			cur.WriteString(expandVars(s[i+1:i+1+j], vars))
-			i += j + 1
-			inWord = true
-		case c == '$':
-			j := i + 1
-			for j < len(s) && (s[j] >= 'A' && s[j] <= 'Z') {
-				j++
-			}
-			cur.WriteString(vars[s[i+1:j]])
-			i = j - 1
-			inWord = true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 func expandVars(s string, vars map[string]string) string {
@@ -156,11 +114,11 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 					t.Fatal(err)
 				}
 			default:
-				runCaseAs(uid, append([]string{"-f", file}, shellWords(step, vars)...), "", getenv)
+				runCaseAs(uid, append([]string{"-f", file}, goldenfile.Words(step, vars)...), "", getenv)
 			}
 		}
 	}
-	out, errs, code := runCaseAs(uid, shellWords(c.args, vars), strings.ReplaceAll(c.stdin, `\n`, "\n"), getenv)
+	out, errs, code := runCaseAs(uid, goldenfile.Words(c.args, vars), strings.ReplaceAll(c.stdin, `\n`, "\n"), getenv)
 	saved, _ := os.ReadFile(file)
 	got := out + "--- stderr\n" + errs + "--- exit " + itoa(code) + "\n--- file\n" + string(saved)
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopcp/pmie/internal/goldenfile"
 	"github.com/gopcp/pmie/internal/pmieconf"
 )
 
@@ -79,7 +80,7 @@ func TestPmieAccepts(t *testing.T) {
 					// rejects.
 					continue
 				}
-				args := append([]string{"-r", rules, "-f", file}, shellWords(c, nil)...)
+				args := append([]string{"-r", rules, "-f", file}, goldenfile.Words(c, nil)...)
 				// Not every set has every action; those changes fail.
 				runCase(args, "", getenv)
 			}

@@ -44,34 +44,8 @@ func readGolden(path string) (golden, error) {
 	if g.stderr, err = r.Block("stderr"); err != nil {
 		return g, err
 	}
-	g.args = shellWords(strings.TrimPrefix(g.command, "PCP_DERIVED_CONFIG= TZ=UTC pminfo "))
+	g.args = goldenfile.Words(strings.TrimPrefix(g.command, "PCP_DERIVED_CONFIG= TZ=UTC pminfo "), nil)
 	return g, nil
-}
-
-// shellWords splits s at spaces, keeping single-quoted words whole.
-func shellWords(s string) []string {
-	var words []string
-	var cur strings.Builder
-	in, quoted := false, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\'':
-			quoted, in = !quoted, true
-		case c == ' ' && !quoted:
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-			}
-			in = false
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 func TestGolden(t *testing.T) {

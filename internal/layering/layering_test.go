@@ -91,10 +91,10 @@ var table = map[string]layer{
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
 		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap", "internal/nss"),
-		tests: []string{"internal/pmcdtest", "internal/damaged"}},
+		tests: []string{"internal/pmcdtest", "internal/damaged", "internal/goldenfile"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpopt", "internal/hugeheap", "internal/cstdio"}, tests: []string{"internal/damaged", "internal/goldenfile"}},
-	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf", "internal/hugeheap", "internal/cstdio", "pmapi"}, tests: []string{"pmapi/archive", "pmapi/local"}},
+	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmieconf", "internal/hugeheap", "internal/cstdio", "pmapi"}, tests: []string{"pmapi/archive", "pmapi/local", "internal/goldenfile"}},
 	"cmd/pmietest":    {imports: []string{"internal/ruletest"}},
 	"examples":        {},
 	"examples/vmstat": {imports: []string{"pmapi", "pmapi/fetchgroup", "pmapi/source"}},

@@ -5,7 +5,10 @@
 #     env ENVIRONMENT TZ=UTC pmie ARGUMENTS
 #
 # and writes NAME.golden: the command, the exit status, then stdout and
-# stderr, each as "stdout: N lines" and those lines. Log lines' stamps
+# stderr, each as "stdout: N lines" and those lines. ARGUMENTS are read
+# as the shell reads them ('' is an empty argument); $LOG in them is a
+# file in a new directory, and when pmie made it, its lines follow as
+# "log: N lines". Log lines' stamps
 # ([date] pmie(PID)) become [STAMP], a log's dates [DATE], the line
 # saying the evaluator is
 # exiting is left out, this host's name becomes @HOST@, and a usage
@@ -19,7 +22,8 @@ host=$(hostname)
 clean() { sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' -e 's/^\(Log for pmie on [^ ]* started\|Log finished\) .*/\1 [DATE]/' -e "s/\b$host\b/@HOST@/g" | grep -av '\[STAMP\] Info: evaluator exiting' | sed '/^Usage: pmie /q'; }
 while IFS='|' read -r name envs args; do
 	case $name in ''|'#'*) continue ;; esac
-	out=$(mktemp) err=$(mktemp)
+	out=$(mktemp) err=$(mktemp) logdir=$(mktemp -d)
+	LOG=$logdir/pmie.log
 	eval "env $envs TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
 	rc=$?
 	{
@@ -30,6 +34,11 @@ while IFS='|' read -r name envs args; do
 		cat "$out.c"
 		echo "stderr: $(wc -l <"$err.c") lines"
 		cat "$err.c"
+		if [ -f "$LOG" ]; then
+			clean <"$LOG" >"$out.c"
+			echo "log: $(wc -l <"$out.c") lines"
+			cat "$out.c"
+		fi
 	} >"$here/$name.golden"
-	rm -f "$out" "$err" "$out.c" "$err.c"
+	rm -rf "$out" "$err" "$out.c" "$err.c" "$logdir"
 done <"$here/cases.txt"
