@@ -366,7 +366,9 @@ func (t ctimeSpec) resolve(origin Time, loc *time.Location) Time {
 // ParseTime is __pmParseHighResTime: a time given as "@" and a ctime(3)
 // style date, "-" and an interval before end (when end is not Forever),
 // or an optional "+" and an interval after start. Absolute times are read
-// in loc.
+// in loc. Nothing after the "-" or "+" (or nothing but spaces at all) is
+// the current time: libpcp's intervals refuse an empty text, and its
+// getdate(3) fallback reads it as now.
 func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	i := skipSpace(spec, 0)
 	switch {
@@ -377,6 +379,9 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 		}
 		return t.resolve(start, loc), nil
 	case end != Forever && i < len(spec) && spec[i] == '-':
+		if i+1 == len(spec) {
+			return now(), nil
+		}
 		d, err := ParseInterval(spec[i+1:])
 		if err != nil {
 			return 0, err
@@ -385,6 +390,9 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	}
 	if i < len(spec) && spec[i] == '+' {
 		i++
+	}
+	if i == len(spec) {
+		return now(), nil
 	}
 	d, err := ParseInterval(spec[i:])
 	if err != nil {
@@ -396,22 +404,39 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	return start + Time(d), nil
 }
 
+// now is the current time, to the microsecond as libpcp's getdate
+// fallback gives it; a variable for tests.
+var now = func() Time {
+	t := FromStd(time.Now())
+	return t - t%1000
+}
+
 // TimeWindow is what the -S, -T and -O options select within the time
 // span of a source (pmParseHighResTimeWindow).
 type TimeWindow struct {
 	Start, End, Origin Time
 }
 
+// WindowSpec holds the arguments of -S (Start), -T (End), -A (Align) and
+// -O (Origin). Nil is an option not given, which libpcp tells from one
+// given as "" (an empty time is now, an empty alignment an error).
+type WindowSpec struct{ Start, End, Align, Origin *string }
+
+// Given reports whether any of the options was given.
+func (s WindowSpec) Given() bool {
+	return s.Start != nil || s.End != nil || s.Align != nil || s.Origin != nil
+}
+
 // ParseTimeWindow is pmParseHighResTimeWindow(3): it applies the -S
-// (start), -T (end), -A (align) and -O (origin) arguments, each "" when
-// not given, to the span [first, last] of a source (last is Forever for a
-// live one). Start and end are kept within the span and the origin within
-// the window. An alignment that cannot be applied is a warning: the window
-// is still returned, with the warning as the error and ok true.
-func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *time.Location) (w TimeWindow, ok bool, err error) {
+// (start), -T (end), -A (align) and -O (origin) arguments of spec to the
+// span [first, last] of a source (last is Forever for a live one). Start
+// and end are kept within the span and the origin within the window. An
+// alignment that cannot be applied is a warning: the window is still
+// returned, with the warning as the error and ok true.
+func ParseTimeWindow(spec WindowSpec, first, last Time, loc *time.Location) (w TimeWindow, ok bool, err error) {
 	w.Start, w.End = first, last
-	if start != "" {
-		if w.Start, err = ParseTime(start, w.Start, w.End, loc); err != nil {
+	if spec.Start != nil {
+		if w.Start, err = ParseTime(*spec.Start, w.Start, w.End, loc); err != nil {
 			return w, false, err
 		}
 	}
@@ -419,8 +444,10 @@ func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *ti
 		w.Start = first
 	}
 	var delta Time
+	var align string
 	var warning error
-	if align != "" {
+	if spec.Align != nil {
+		align = *spec.Align
 		d, err := ParseInterval(align)
 		if err != nil {
 			return w, false, err
@@ -436,8 +463,8 @@ func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *ti
 			warning = specError(align, 0, msgAlign)
 		}
 	}
-	if end != "" {
-		if w.End, err = ParseTime(end, w.Start, w.End, loc); err != nil {
+	if spec.End != nil {
+		if w.End, err = ParseTime(*spec.End, w.Start, w.End, loc); err != nil {
 			return w, false, err
 		}
 	}
@@ -445,8 +472,8 @@ func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *ti
 		w.End = last
 	}
 	w.Origin = w.Start
-	if origin != "" {
-		if w.Origin, err = ParseTime(origin, w.Start, w.End, loc); err != nil {
+	if spec.Origin != nil {
+		if w.Origin, err = ParseTime(*spec.Origin, w.Start, w.End, loc); err != nil {
 			return w, false, err
 		}
 		// libpcp moves the origin into the window, the start first: with
@@ -456,7 +483,7 @@ func ParseTimeWindow(start, end, align, origin string, first, last Time, loc *ti
 		} else if w.Origin > w.End {
 			w.Origin = w.End
 		}
-		if align != "" {
+		if spec.Align != nil {
 			a := roundUp(w.Origin, delta)
 			if a > w.End {
 				a -= delta

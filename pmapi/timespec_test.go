@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // getdateOnly are golden inputs that libpcp accepts only through its
 // getdate fallback, which pmapi does not have: we must reject them.
 var getdateOnly = map[string]bool{
-	"+": true, "+10 fortnights": true, "+10x": true, "+x": true,
+	"+10 fortnights": true, "+10x": true, "+x": true,
 	"@20": true, "@12 pm": true, "@Thu": true, "@Thu 20:33": true,
 }
 
@@ -19,17 +20,23 @@ func goldenTime(t Time) string {
 
 func TestParseTimeWindowGolden(t *testing.T) {
 	first, last := TimeOf(1323894707, 2331000), TimeOf(1323894826, 39510000)
-	arg := func(s string) string {
+	arg := func(s string) *string {
 		if s == "-" {
-			return ""
+			return nil
 		}
-		return s
+		return &s
+	}
+	text := func(s *string) string {
+		if s == nil {
+			return "(none)"
+		}
+		return *s
 	}
 	for _, r := range readGoldenFile(t, "../testdata/golden/timewindow/timewindow.golden", "W") {
 		loc := LoadTZ(r[0])
 		start, end, align, origin := arg(r[1]), arg(r[2]), arg(r[3]), arg(r[4])
-		w, ok, err := ParseTimeWindow(start, end, align, origin, first, last, loc)
-		what := fmt.Sprintf("TZ=%s -S %q -T %q -A %q -O %q", r[0], start, end, align, origin)
+		w, ok, err := ParseTimeWindow(WindowSpec{start, end, align, origin}, first, last, loc)
+		what := fmt.Sprintf("TZ=%s -S %q -T %q -A %q -O %q", r[0], text(start), text(end), text(align), text(origin))
 		if getdateOnly[r[1]] || getdateOnly[r[2]] || getdateOnly[r[4]] {
 			if ok {
 				t.Errorf("%s: accepted; without getdate we should reject it", what)
@@ -87,10 +94,39 @@ func FuzzParseTime(f *testing.F) {
 	first, last := TimeOf(1323894707, 2331000), TimeOf(1323894826, 39510000)
 	loc := LoadTZ("EST-11EST-10,89/2:00,299/2:00")
 	f.Fuzz(func(t *testing.T, s string) {
-		w, ok, _ := ParseTimeWindow("", "", "", s, first, last, loc)
+		w, ok, _ := ParseTimeWindow(WindowSpec{Origin: &s}, first, last, loc)
 		if ok && (w.Origin < first || w.Origin > last) {
 			t.Errorf("-O %q gives %v, outside [%v, %v]", s, w.Origin, first, last)
 		}
 		ParseInterval(s)
 	})
+}
+
+// TestParseTimeEmpty: a time with nothing after its "+" or "-" (or
+// nothing at all) is now, as libpcp's getdate fallback reads the empty
+// text its intervals refuse; a blank interval is 0.
+func TestParseTimeEmpty(t *testing.T) {
+	first, last, at := TimeOf(1000, 0), TimeOf(2000, 0), TimeOf(5000, 0)
+	defer func(f func() Time) { now = f }(now)
+	now = func() Time { return at }
+	for spec, want := range map[string]Time{
+		"": at, "  ": at, "+": at, " + ": TimeOf(1000, 0), "-": at, " -": at,
+		"- ": last, "@": first,
+	} {
+		got, err := ParseTime(spec, first, last, time.UTC)
+		if err != nil || got != want {
+			t.Errorf("ParseTime(%q) = %v, %v; want %v", spec, got, err, want)
+		}
+	}
+	// live (no end): "-" is no offset, and no interval
+	if _, err := ParseTime("-", first, Forever, time.UTC); err == nil {
+		t.Errorf(`ParseTime("-") on a live source: no error`)
+	}
+	w, ok, err := ParseTimeWindow(WindowSpec{Origin: new(string)}, first, last, time.UTC)
+	if !ok || err != nil || w.Origin != last {
+		t.Errorf(`-O "": %+v, %v, %v; want the origin at the end`, w, ok, err)
+	}
+	if _, ok, err := ParseTimeWindow(WindowSpec{Align: new(string)}, first, last, time.UTC); ok || err == nil {
+		t.Errorf(`-A "": accepted`)
+	}
 }

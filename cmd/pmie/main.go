@@ -37,10 +37,7 @@ type settings struct {
 	archives   []string // in command line order, commas split
 	host       string
 	local      bool
-	align      string
-	start      string
-	finish     string
-	origin     string
+	window     pmapi.WindowSpec // -S, -T, -A, -O
 	interval   string
 	timezone   string
 	hostzone   bool
@@ -245,7 +242,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 	std.Local = std.Local || s.local
 	std.End()
 	flush()
-	s.align, s.start, s.finish, s.origin, s.interval = std.Align, std.Start, std.Finish, std.Origin, std.Interval
+	s.window, s.interval = std.Window, std.Interval
 	s.timezone, s.hostzone, s.namespace = std.TZ, std.HostZone, std.Namespace
 	if len(s.archives) == 0 && s.host == "" && !s.local {
 		switch std.Context {

@@ -529,7 +529,7 @@ func (src *sources) window(s settings, now float64, loc *time.Location) (span, e
 	}
 	// A warning (an alignment that could not be applied) pmie ignores:
 	// it checks only for failure.
-	w, ok, err := pmapi.ParseTimeWindow(s.start, s.finish, s.align, s.origin, first, last, loc)
+	w, ok, err := pmapi.ParseTimeWindow(s.window, first, last, loc)
 	if !ok {
 		return span{}, err
 	}

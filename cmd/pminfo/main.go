@@ -364,7 +364,7 @@ func (p *pminfo) contextOptions() bool {
 		p.loc = pmapi.NewZone(std.TZ)
 		fmt.Fprintf(p.out, "Note: timezone set to \"TZ=%s\"\n\n", std.TZ)
 	}
-	if std.Start == "" && std.Finish == "" && std.Align == "" && std.Origin == "" {
+	if !std.Window.Given() {
 		return true
 	}
 	var first, last pmapi.Time
@@ -381,7 +381,7 @@ func (p *pminfo) contextOptions() bool {
 			p.damage(err)
 		}
 	}
-	w, ok, err := pmapi.ParseTimeWindow(std.Start, std.Finish, std.Align, std.Origin, first, last, p.loc)
+	w, ok, err := pmapi.ParseTimeWindow(std.Window, first, last, p.loc)
 	if !ok {
 		std.Fail("invalid time window.\n" + err.Error())
 		return false

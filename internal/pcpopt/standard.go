@@ -29,13 +29,13 @@ type Standard struct {
 	Namespace *pmapi.Namespace
 	Container string
 
-	Start, Finish, Align, Origin string // -S, -T, -A, -O ("" if not given)
-	Interval                     string // -t
-	Samples                      string // -s
-	TZ                           string // -Z
-	HasTZ                        bool   // -Z given (perhaps as "")
-	HostZone                     bool   // -z
-	Debug                        []string
+	Window   pmapi.WindowSpec // -S, -T, -A, -O (nil if not given)
+	Interval string           // -t
+	Samples  string           // -s
+	TZ       string           // -Z
+	HasTZ    bool             // -Z given (perhaps as "")
+	HostZone bool             // -z
+	Debug    []string
 
 	Context pmapi.SourceKind // set by End: the kind of source chosen
 	Errors  int
@@ -69,7 +69,7 @@ func (s *Standard) Environ(env []string) {
 		}
 		switch name {
 		case "ALIGN_TIME":
-			s.Align = value
+			s.Window.Align = &value
 		case "ARCHIVE":
 			s.addArchive(value)
 		case "ARCHIVE_LIST":
@@ -87,11 +87,11 @@ func (s *Standard) Environ(env []string) {
 		case "LOCALMODE", "LOCALPMDA":
 			s.setLocal()
 		case "ORIGIN", "ORIGIN_TIME":
-			s.Origin = value
+			s.Window.Origin = &value
 		case "START_TIME":
-			s.Start = value
+			s.Window.Start = &value
 		case "FINISH_TIME":
-			s.Finish = value
+			s.Window.End = &value
 		case "INTERVAL":
 			s.setInterval(value)
 		case "SAMPLES":
@@ -133,7 +133,7 @@ func (s *Standard) Apply(ev Event) bool {
 	}
 	switch ev.Short {
 	case 'A':
-		s.Align = ev.Arg
+		s.Window.Align = &ev.Arg
 	case 'a':
 		s.addArchive(ev.Arg)
 	case 'D':
@@ -147,13 +147,13 @@ func (s *Standard) Apply(ev Event) bool {
 	case 'N', 'n':
 		s.loadNamespace(ev.Arg, ev.Short == 'n')
 	case 'O':
-		s.Origin = ev.Arg
+		s.Window.Origin = &ev.Arg
 	case 'S':
-		s.Start = ev.Arg
+		s.Window.Start = &ev.Arg
 	case 's':
 		s.setSamples(ev.Arg)
 	case 'T':
-		s.Finish = ev.Arg
+		s.Window.End = &ev.Arg
 	case 't':
 		s.setInterval(ev.Arg)
 	case 'V':
@@ -365,11 +365,11 @@ func (s *Standard) End() {
 		s.Context = pmapi.SourceHost
 	case len(s.Archives) > 0 && len(s.Hosts) == 0:
 		s.Context = pmapi.SourceArchive
-	case s.Origin != "":
+	case s.Window.Origin != nil:
 		s.Context = pmapi.SourceArchive
 		s.Archives = append(s.Archives, defaultArchiveDir())
 	}
-	if (s.Start != "" || s.Align != "" || s.Origin != "") && s.Context != pmapi.SourceArchive {
+	if (s.Window.Start != nil || s.Window.Align != nil || s.Window.Origin != nil) && s.Context != pmapi.SourceArchive {
 		s.Fail("time window options are supported for archives only")
 	}
 	if s.HostZone && s.Context != pmapi.SourceArchive && s.Context != pmapi.SourceHost {
