@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 
@@ -39,8 +38,10 @@ func damageDetail(err error) string {
 }
 
 // warnOnce is a warning function for archives (archive.Options.Warn)
-// that says each warning once, on w, however many contexts are opened.
-func warnOnce(w io.Writer) func(error) {
+// that says each warning once, however many contexts are opened, where
+// log writes when it is said (stderr while the archives are first
+// opened, the -l log from then on).
+func warnOnce(log *logger) func(error) {
 	var mu sync.Mutex
 	said := map[string]bool{}
 	return func(err error) {
@@ -49,7 +50,7 @@ func warnOnce(w io.Writer) func(error) {
 		defer mu.Unlock()
 		if !said[msg] {
 			said[msg] = true
-			fmt.Fprintf(w, "%s: warning: %s\n", prog, msg)
+			fmt.Fprintf(log.w, "%s: warning: %s\n", prog, msg)
 		}
 	}
 }

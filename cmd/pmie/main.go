@@ -304,6 +304,19 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 			return 1
 		}
 	}
+	// pmie opens its archives as it reads its options, before its log:
+	// what goes wrong there, and what opening says (derived metrics'
+	// errors), is said on stderr
+	lg := &logger{w: stderr, pid: pid}
+	var early *sources
+	if len(s.archives) > 0 {
+		var err error
+		if early, err = openSources(s, lg); err != nil {
+			fmt.Fprint(stderr, err)
+			return 1
+		}
+		defer early.close()
+	}
 	sv := &service{}
 	defer sv.stop()
 	var logf *logFile
@@ -329,7 +342,8 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	msgs := &syncWriter{w: said}
 	stderr = &flushFirst{out: out, w: msgs}
 	sv.start(s)
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: &logger{w: stderr, pid: pid},
+	lg.w = stderr
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: lg, src: early,
 		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.yamlFile != "" {
@@ -442,8 +456,10 @@ func (p *session) setUp() error {
 		if s.hostzone {
 			return fmt.Errorf("%s: -z cannot be used with a fleet (its hosts may be in several time zones)\n", prog)
 		}
-	} else if p.src, err = openSources(s, p.log); err != nil {
-		return err
+	} else if p.src == nil {
+		if p.src, err = openSources(s, p.log); err != nil {
+			return err
+		}
 	}
 	p.cur.Store(p.src)
 	if p.loc, err = p.src.zone(s, p.out); err != nil {

@@ -61,7 +61,7 @@ func openSources(s settings, log *logger) (*sources, error) {
 	src.archive = true
 	// every context of the archives warns of damage passed over; each
 	// is said once
-	src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(log.w)}
+	src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(log)}
 	for _, name := range s.archives {
 		c, err := src.opener.Open(source.Archive(name))
 		if err != nil {
