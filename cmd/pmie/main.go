@@ -133,26 +133,36 @@ func main() {
 }
 
 // parseArgs interprets the command line; ok is false after a usage error.
-func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
+// Messages are held until the end, as pmprintf holds them until the
+// usage message, unless libpcp flushes them sooner. Each archive of -a is
+// given to openArchive as the option is read, as pmie opens it then: one
+// that fails ends pmie there, with its error, the messages held lost.
+func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
 	bad := false
+	var pending strings.Builder // pmprintf's messages, said at the end
 	fail := func(msg string) {
-		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
+		fmt.Fprintf(&pending, "%s: %s\n", prog, msg)
 		bad = true
 	}
 	// libpcp's standard options (pmGetOptions): the time window, the
 	// interval and the zone, with their PCP_* defaults from the
 	// environment, and the archives or host the environment names
 	std := pcpopt.Standard{Prog: prog}
-	std.Environ(os.Environ())
 	said := 0
 	flush := func() {
 		for _, m := range std.Msgs[said:] {
-			io.WriteString(stderr, m)
+			pending.WriteString(m)
 		}
 		said = len(std.Msgs)
 		bad = bad || std.Errors > 0
 	}
+	std.Flush = func(msg string) {
+		flush()
+		io.WriteString(stderr, pending.String()+msg)
+		pending.Reset()
+	}
+	std.Environ(os.Environ())
 	flush()
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
 		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
@@ -177,7 +187,13 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 				fail("at most one of -a or -h allowed")
 				continue
 			}
-			s.archives = append(s.archives, strings.Split(ev.Arg, ",")...)
+			for _, name := range strings.Split(ev.Arg, ",") {
+				if err := openArchive(name); err != nil {
+					io.WriteString(stderr, err.Error())
+					return s, false
+				}
+				s.archives = append(s.archives, name)
+			}
 			s.foreground = true // as pmie's -a implies (so -F is refused)
 		case 'U':
 			s.user, s.userName = true, ev.Arg
@@ -266,6 +282,7 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 		fail("the -f and -F options are mutually exclusive")
 	}
 	s.files = operands
+	io.WriteString(stderr, pending.String())
 	if bad {
 		if !std.RuntimeErr { // as pmUsageMessage: no usage after a run-time error
 			io.WriteString(stderr, usage())
@@ -280,7 +297,14 @@ func parseArgs(args []string, stderr io.Writer) (s settings, ok bool) {
 func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s, ok := parseArgs(args, stderr)
+	// pmie opens its archives as it reads its options, before its log:
+	// what goes wrong there, and what opening says (derived metrics'
+	// errors), is said on stderr
+	pid := os.Getpid()
+	lg := &logger{w: stderr, pid: pid}
+	early := newSources(lg)
+	defer early.close()
+	s, ok := parseArgs(args, stderr, early.openArchive)
 	if !ok {
 		return 1
 	}
@@ -296,7 +320,6 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	// From archives, it takes a second processor once the rules are
 	// loaded (archiveProcs), so that the archive's fetcher runs ahead of
 	// the evaluation beside it (rules/pipeline.go).
-	pid := os.Getpid()
 	if s.daemon() {
 		// before the log is opened, so that it belongs to the user
 		if err := becomeDaemon(s.runAs()); err != nil {
@@ -304,18 +327,13 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 			return 1
 		}
 	}
-	// pmie opens its archives as it reads its options, before its log:
-	// what goes wrong there, and what opening says (derived metrics'
-	// errors), is said on stderr
-	lg := &logger{w: stderr, pid: pid}
-	var early *sources
+	// the environment's archives, which pmie opens once its options
+	// are read
 	if len(s.archives) > 0 {
-		var err error
-		if early, err = openSources(s, lg); err != nil {
+		if _, err := openSources(s, early, lg); err != nil {
 			fmt.Fprint(stderr, err)
 			return 1
 		}
-		defer early.close()
 	}
 	sv := &service{}
 	defer sv.stop()
@@ -343,7 +361,11 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	stderr = &flushFirst{out: out, w: msgs}
 	sv.start(s)
 	lg.w = stderr
-	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: lg, src: early,
+	var src *sources
+	if early.archive {
+		src = early
+	}
+	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: lg, src: src,
 		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
 	if s.yamlFile != "" {
@@ -457,7 +479,7 @@ func (p *session) setUp() error {
 			return fmt.Errorf("%s: -z cannot be used with a fleet (its hosts may be in several time zones)\n", prog)
 		}
 	} else if p.src == nil {
-		if p.src, err = openSources(s, p.log); err != nil {
+		if p.src, err = openSources(s, nil, p.log); err != nil {
 			return err
 		}
 	}

@@ -21,6 +21,7 @@ type archiveInfo struct {
 	host        string
 	tz          string
 	first, last float64
+	ctx         pmapi.Context // opened, until openSources puts it in use
 }
 
 // sources is where metrics come from: archives (one per host), or live
@@ -49,50 +50,77 @@ type sources struct {
 	fatal       error // an archive that cannot be opened: pmie stops there
 }
 
-// openSources checks the archives given (their labels, and that no two
-// are of the same host), or chooses the live default host: -h, else the
-// local pmcd if one answers, else (or with -L) the embedded collector.
-func openSources(s settings, log *logger) (*sources, error) {
-	src := &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
-		log: log, first: -1, ns: s.namespace}
+// newSources makes the sources of pmie's metrics, none opened yet.
+func newSources(log *logger) *sources {
+	return &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
+		log: log, first: -1}
+}
+
+// openArchive opens an archive as pmie does when it reads it among its
+// options: its label and end are read, PCP's derived metrics loaded
+// (their errors said), and a second archive of the same host refused.
+// The context is put in use, under the -n namespace, by openSources.
+func (src *sources) openArchive(name string) error {
+	if !src.archive {
+		src.archive = true
+		// every context of the archives warns of damage passed over;
+		// each is said once
+		src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(src.log)}
+	}
+	c, err := src.opener.Open(source.Archive(name))
+	if err != nil {
+		return fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+	}
+	info := c.Source()
+	var start, end pmapi.Time
+	if sk, ok := c.(pmapi.Seeker); ok {
+		start, end = sk.Bounds()
+	}
+	if e, ok := c.(ender); ok {
+		if _, err := e.End(); err != nil {
+			c.Close()
+			return fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+		}
+	}
+	src.loadDerived()
+	a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end), ctx: c}
+	for _, b := range src.archives {
+		if b.host == a.host {
+			c.Close()
+			return fmt.Errorf("%s: Error: archive %s not legal - archive %s is already open for host %s\n", prog, a.name, b.name, b.host)
+		}
+	}
+	src.archives = append(src.archives, a)
+	if src.first == -1 || a.first < src.first {
+		src.first = a.first
+	}
+	if a.last > src.last {
+		src.last = a.last
+	}
+	return nil
+}
+
+// openSources puts the archives in use, opening those not opened as the
+// options were read (the environment's), or chooses the live default
+// host: -h, else the local pmcd if one answers, else (or with -L) the
+// embedded collector. src is nil, or holds the archives opened so far.
+func openSources(s settings, src *sources, log *logger) (*sources, error) {
+	if src == nil {
+		src = newSources(log)
+	}
+	src.ns = s.namespace
 	if len(s.archives) == 0 {
 		return src, src.chooseLive(s)
 	}
-	src.archive = true
-	// every context of the archives warns of damage passed over; each
-	// is said once
-	src.opener.Archive = &source.ArchiveOptions{Warn: warnOnce(log)}
-	for _, name := range s.archives {
-		c, err := src.opener.Open(source.Archive(name))
-		if err != nil {
-			return nil, fmt.Errorf("%s: cannot open archive %s\npmNewContext failed: %s\n%s", prog, name, errText(err), damageDetail(err))
+	for _, name := range s.archives[len(src.archives):] {
+		if err := src.openArchive(name); err != nil {
+			return nil, err
 		}
-		info := c.Source()
-		var start, end pmapi.Time
-		if sk, ok := c.(pmapi.Seeker); ok {
-			start, end = sk.Bounds()
-		}
-		if e, ok := c.(ender); ok {
-			if _, err := e.End(); err != nil {
-				c.Close()
-				return nil, fmt.Errorf("%s: archive %s is corrupted\npmGetArchiveEnd failed: %s\n%s", prog, name, errText(err), damageDetail(err))
-			}
-		}
-		src.adopt(name, c)
-		src.loadDerived()
-		a := archiveInfo{name: name, host: info.Host, tz: info.TZ, first: secondsOf(start), last: secondsOf(end)}
-		for _, b := range src.archives {
-			if b.host == a.host {
-				return nil, fmt.Errorf("%s: Error: archive %s not legal - archive %s is already open for host %s\n", prog, a.name, b.name, b.host)
-			}
-		}
-		src.archives = append(src.archives, a)
-		if src.first == -1 || a.first < src.first {
-			src.first = a.first
-		}
-		if a.last > src.last {
-			src.last = a.last
-		}
+	}
+	for i := range src.archives {
+		a := &src.archives[i]
+		src.adopt(a.name, a.ctx)
+		a.ctx = nil
 	}
 	src.dflt = src.archives[0].name
 	return src, nil

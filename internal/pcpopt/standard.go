@@ -47,10 +47,25 @@ type Standard struct {
 	// and -p), only checked
 	guiMode, guiPort bool
 	Msgs             []string // pmprintf output, in order
+	// Flush, if set, takes the messages that libpcp says at once, with
+	// those pmprintf holds before them (a namespace file's diagnostics,
+	// after which the loader flushes; a bad $PCP_DEBUG), so that they
+	// are said even when a tool exits without flushing; else they join
+	// Msgs.
+	Flush func(msg string)
 }
 
 // Printf adds a message, as pmprintf does.
 func (s *Standard) Printf(msg string) { s.Msgs = append(s.Msgs, msg) }
+
+// flush says a message at once, as libpcp does, with those held.
+func (s *Standard) flush(msg string) {
+	if s.Flush != nil {
+		s.Flush(msg)
+		return
+	}
+	s.Printf(msg)
+}
 
 // Fail adds a message and counts an error.
 func (s *Standard) Fail(msg string) {
@@ -98,7 +113,7 @@ func (s *Standard) Environ(env []string) {
 			s.setSamples(value)
 		case "DEBUG":
 			if !validDebug(value) {
-				s.Printf("Error: $PCP_DEBUG=" + value + " is not valid, ignored\n")
+				s.flush("Error: $PCP_DEBUG=" + value + " is not valid, ignored\n")
 			}
 			s.setDebug(value)
 		case "TIMEZONE":
@@ -270,7 +285,7 @@ func (s *Standard) loadNamespace(path string, dupok bool) {
 	}
 	if err != nil {
 		if pe, ok := err.(*pmapi.PMNSError); ok {
-			s.Printf(pe.Diag)
+			s.flush(pe.Diag)
 		}
 		s.Fail("Cannot load namespace from \"" + path + "\": " + pmapi.Code(err).Error())
 		s.RuntimeErr = true
