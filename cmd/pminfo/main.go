@@ -296,7 +296,14 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			spec = c.std.Hosts[0]
 		}
 		c.std.Context = pmapi.SourceHost
-		if ctx, err = open(source.Host(spec), nil); err != nil {
+		if spec == "" {
+			// -h '' (or $PCP_HOST empty) names no host, where
+			// source.Host("") is the local one: libpcp refuses it
+			err = pmapi.ErrNotHost
+		} else {
+			ctx, err = open(source.Host(spec), nil)
+		}
+		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, spec, errText(err))
 			return 1, false
 		}
