@@ -44,13 +44,6 @@ func readCases(t *testing.T, path string) []goldenCase {
 	return cases
 }
 
-func expandVars(s string, vars map[string]string) string {
-	for k, v := range vars {
-		s = strings.ReplaceAll(s, "$"+k, v)
-	}
-	return s
-}
-
 // runCase runs pmieconf with args and stdin as root would, returning
 // standard output, standard error and the exit status.
 func runCase(args []string, stdin string, lookupEnv func(string) (string, bool)) (string, string, int) {
@@ -90,7 +83,7 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 	}
 	if c.setup != "" {
 		for _, step := range strings.Split(c.setup, " ;; ") {
-			text := strings.ReplaceAll(expandVars(step, map[string]string{"R": vars["R"], "A": vars["A"]}), `\n`, "\n")
+			text := strings.ReplaceAll(goldenfile.Expand(step, map[string]string{"R": vars["R"], "A": vars["A"]}), `\n`, "\n")
 			switch {
 			case strings.HasPrefix(step, "@env "):
 				name, value, _ := strings.Cut(strings.TrimPrefix(step, "@env "), "=")

@@ -27,7 +27,7 @@ func Words(s string, vars map[string]string) []string {
 			}
 			text := s[i+1 : i+1+j]
 			if c == '"' {
-				text = expand(text, vars)
+				text = Expand(text, vars)
 			}
 			cur.WriteString(text)
 			i += j + 1
@@ -49,8 +49,8 @@ func Words(s string, vars map[string]string) []string {
 	return words
 }
 
-// expand replaces each $NAME of vars in s by its value.
-func expand(s string, vars map[string]string) string {
+// Expand replaces each $NAME of vars in s by its value.
+func Expand(s string, vars map[string]string) string {
 	for k, v := range vars {
 		s = strings.ReplaceAll(s, "$"+k, v)
 	}
