@@ -43,8 +43,9 @@ func (p *session) readDaemonConfig() error {
 	if s.configFile == "" && len(s.files) == 0 && len(cfg.RuleFiles) > 0 {
 		s.files, p.yamlRules = cfg.RuleFiles, true
 	}
-	if s.host == "" && !s.local && len(s.archives) == 0 {
+	if !s.hostGiven && !s.local && len(s.archives) == 0 {
 		s.host, s.local = cfg.Host, cfg.Local
+		s.hostGiven = s.host != ""
 	}
 	if s.interval == "" {
 		s.interval = cfg.Interval

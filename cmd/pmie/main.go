@@ -36,6 +36,7 @@ const prog = "pmie"
 type settings struct {
 	archives   []string // in command line order, commas split
 	host       string
+	hostGiven  bool // -h (or $PCP_HOST), even of "" (no host)
 	local      bool
 	window     pmapi.WindowSpec // -S, -T, -A, -O
 	interval   string
@@ -99,7 +100,7 @@ func (s settings) runAs() string {
 
 // via is the default host's connection, as pmie names it in its log.
 func (s settings) via() string {
-	if s.host != "" {
+	if s.hostGiven {
 		return s.host
 	}
 	return "local:"
@@ -183,7 +184,7 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 		}
 		switch ev.Short {
 		case 'a':
-			if s.host != "" {
+			if s.hostGiven {
 				fail("at most one of -a or -h allowed")
 				continue
 			}
@@ -198,11 +199,11 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 		case 'U':
 			s.user, s.userName = true, ev.Arg
 		case 'h':
-			if len(s.archives) > 0 || s.host != "" {
+			if len(s.archives) > 0 || s.hostGiven {
 				fail("at most one of -a or -h allowed")
 				continue
 			}
-			s.host = ev.Arg
+			s.host, s.hostGiven = ev.Arg, true
 		case 'c':
 			s.configFile = ev.Arg
 		case 'l':
@@ -252,7 +253,7 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 	switch {
 	case len(s.archives) > 0:
 		std.Context = pmapi.SourceArchive
-	case s.host != "":
+	case s.hostGiven:
 		std.Context = pmapi.SourceHost
 	}
 	std.Local = std.Local || s.local
@@ -260,13 +261,13 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 	flush()
 	s.window, s.interval = std.Window, std.Interval
 	s.timezone, s.hostzone, s.namespace = std.TZ, std.HostZone, std.Namespace
-	if len(s.archives) == 0 && s.host == "" && !s.local {
+	if len(s.archives) == 0 && !s.hostGiven && !s.local {
 		switch std.Context {
 		case pmapi.SourceArchive:
 			// each one context, even a list (which -a splits)
 			s.archives = std.Archives
 		case pmapi.SourceHost:
-			s.host = std.Hosts[0]
+			s.host, s.hostGiven = std.Hosts[0], true
 		}
 	}
 	if !bad && s.configFile != "" && len(operands) > 0 {

@@ -102,7 +102,7 @@ func (src *sources) prefetch(stmts []*lang.Stmt) {
 		wg.Add(1)
 		go func(conn string, names map[string]bool) {
 			defer wg.Done()
-			s, err := src.metadata(conn)
+			s, err := src.metadataOf(conn)
 			if err != nil {
 				return
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"github.com/gopcp/pmie/derive"
 	"github.com/gopcp/pmie/eval"
 	"github.com/gopcp/pmie/pmapi"
+	"github.com/gopcp/pmie/pmapi/pmcd"
 	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
 )
@@ -52,8 +54,12 @@ type sources struct {
 
 // newSources makes the sources of pmie's metrics, none opened yet.
 func newSources(log *logger) *sources {
-	return &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
+	src := &sources{opener: &source.Opener{}, meta: map[string]*metaSource{}, handed: map[string]bool{},
 		log: log, first: -1}
+	// libpcp's warnings while connecting go where pmie's messages go
+	// (and its diagnostic of a bad host specification: see diagnose)
+	src.opener.PMCD.Warn = func(msg string) { log.write("Warning", msg) }
+	return src
 }
 
 // openArchive opens an archive as pmie does when it reads it among its
@@ -130,7 +136,7 @@ func openSources(s settings, src *sources, log *logger) (*sources, error) {
 // the default is when the choice was pmie's to make.
 func (src *sources) chooseLive(s settings) error {
 	switch {
-	case s.host != "":
+	case s.hostGiven:
 		src.dflt = s.host
 		return nil
 	case s.local:
@@ -301,7 +307,9 @@ func (src *sources) open(conn string) (pmapi.Context, error) {
 // openNew opens a new context for conn, wrapped as wrap does, and the raw
 // context under it.
 func (src *sources) openNew(conn string) (ctx, raw pmapi.Context, derived bool, err error) {
-	return src.openNewWith(conn, nil)
+	ctx, raw, derived, err = src.openNewWith(conn, nil)
+	src.diagnose(err)
+	return ctx, raw, derived, err
 }
 
 // openNewWith is openNew with under, if not nil, layered over the raw
@@ -409,6 +417,15 @@ func (src *sources) recorded(conn string) *metaCache {
 // While rules are bound, a live host is tried once: its failure is
 // remembered.
 func (src *sources) metadata(conn string) (eval.Source, error) {
+	s, err := src.metadataOf(conn)
+	src.diagnose(err)
+	return s, err
+}
+
+// metadataOf is metadata without the diagnostic of a host specification
+// that does not parse, for the prefetch: pmie looks names up, and says
+// so, in the order of the rules.
+func (src *sources) metadataOf(conn string) (eval.Source, error) {
 	src.mu.Lock()
 	m, ok := src.meta[conn]
 	err := src.failed[conn]
@@ -436,6 +453,17 @@ func (src *sources) metadata(conn string) (eval.Source, error) {
 	src.meta[conn] = m
 	src.mu.Unlock()
 	return m, nil
+}
+
+// diagnose prints libpcp's diagnostic of a host specification that does
+// not parse, when err is one. pmie tries a host that failed again at
+// each lookup and each evaluation, and pmNewContext says each time what
+// is wrong: so does ours, trying a specification again being no use.
+func (src *sources) diagnose(err error) {
+	var se *pmcd.SpecError
+	if errors.As(err, &se) && !src.archive {
+		fmt.Fprintf(src.log.w, "pmNewContext: bad host specification\n%s", se.Diag)
+	}
 }
 
 // metaSource answers metadata questions from a context: for archives,

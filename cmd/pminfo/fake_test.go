@@ -170,7 +170,7 @@ func runFake(t *testing.T, f *fakeContext, args ...string) (string, string, int)
 		Args:    append([]string{"pminfo", "-a", "fake"}, args...),
 		Stdout:  &stdout,
 		Stderr:  &stderr,
-		Open:    func(source.Spec, func(error)) (pmapi.Context, error) { return f, nil },
+		Open:    func(source.Spec, source.Opener) (pmapi.Context, error) { return f, nil },
 		LocalTZ: time.UTC,
 	})
 	return stdout.String(), stderr.String(), status

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/internal/goldenfile"
+	"github.com/gopcp/pmie/internal/realtest"
 )
 
 // goldenDir holds real pminfo's output for the cases of cases.txt, made
@@ -65,6 +66,10 @@ func TestGolden(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	for _, g := range cases {
 		t.Run(g.name, func(t *testing.T) {
+			if strings.HasPrefix(g.name, "live-") {
+				// recorded against the local pmcd (see cases.txt)
+				realtest.Require(t, realtest.Pmcd)
+			}
 			var stdout, stderr bytes.Buffer
 			status := run(Env{
 				Args:    append([]string{"pminfo"}, g.args...),

@@ -68,7 +68,7 @@ type Env struct {
 	// Open opens the source pminfo is told to read (openSource, or a
 	// test's fake), telling warn of damage to an archive that reading
 	// passes over.
-	Open func(spec source.Spec, warn func(error)) (pmapi.Context, error)
+	Open func(spec source.Spec, o source.Opener) (pmapi.Context, error)
 	// Derived, if set, gives pminfo derived metrics (newDerived, over
 	// package derive), reading the environment through getenv.
 	Derived func(getenv func(string) (string, bool)) Deriver
@@ -95,10 +95,8 @@ func main() {
 	}))
 }
 
-// openSource opens the source spec names, telling warn of damage to an
-// archive that reading passes over.
-func openSource(spec source.Spec, warn func(error)) (pmapi.Context, error) {
-	o := source.Opener{Archive: &source.ArchiveOptions{Warn: warn}}
+// openSource opens the source spec names with o.
+func openSource(spec source.Spec, o source.Opener) (pmapi.Context, error) {
 	return o.Open(spec)
 }
 
@@ -274,11 +272,18 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 	)
 	open := env.Open
 	if open == nil {
-		open = func(source.Spec, func(error)) (pmapi.Context, error) { return nil, errNoSource }
+		open = func(source.Spec, source.Opener) (pmapi.Context, error) { return nil, errNoSource }
+	}
+	// libpcp's diagnostic of a bad host specification comes before
+	// pminfo's message; --container is asked of pmcd
+	o := source.Opener{Archive: &source.ArchiveOptions{Warn: p.warnDamage}}
+	o.PMCD.Diag, o.PMCD.Container = env.Stderr, c.std.Container
+	o.PMCD.Warn = func(msg string) {
+		fmt.Fprintf(env.Stderr, "[%s] %s(%d) Warning: %s", time.Now().Format("Mon Jan _2 15:04:05"), p.prog, os.Getpid(), msg)
 	}
 	switch c.std.Context {
 	case pmapi.SourceArchive:
-		ctx, err = open(source.Archive(c.std.Archives[0]), p.warnDamage)
+		ctx, err = open(source.Archive(c.std.Archives[0]), o)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot open archive \"%s\": %s\n", p.prog, c.std.Archives[0], errText(err))
 			p.damage(err)
@@ -286,7 +291,7 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		}
 		p.ender, _ = ctx.(ender)
 	case pmapi.SourceLocal:
-		if ctx, err = open(source.Embedded(), nil); err != nil {
+		if ctx, err = open(source.Embedded(), o); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot make standalone connection on localhost: %s\n", p.prog, errText(err))
 			return 1, false
 		}
@@ -296,14 +301,7 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			spec = c.std.Hosts[0]
 		}
 		c.std.Context = pmapi.SourceHost
-		if spec == "" {
-			// -h '' (or $PCP_HOST empty) names no host, where
-			// source.Host("") is the local one: libpcp refuses it
-			err = pmapi.ErrNotHost
-		} else {
-			ctx, err = open(source.Host(spec), nil)
-		}
-		if err != nil {
+		if ctx, err = open(source.Host(spec), o); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, spec, errText(err))
 			return 1, false
 		}

@@ -27,7 +27,10 @@ type Standard struct {
 	// Namespace is the namespace loaded from the -n or -N file (or
 	// $PCP_NAMESPACE, $PCP_UNIQNAMES), nil if none.
 	Namespace *pmapi.Namespace
-	Container string
+	// Container is --container's name, nil if not given (pmGetOptions
+	// puts it in $PCP_CONTAINER, which a connection to pmcd then asks
+	// for).
+	Container *string
 
 	Window   pmapi.WindowSpec // -S, -T, -A, -O (nil if not given)
 	Interval string           // -t
@@ -143,7 +146,8 @@ func (s *Standard) Apply(ev Event) bool {
 		s.addHostList(ev.Arg)
 		return true
 	case "container":
-		s.Container = ev.Arg
+		name := ev.Arg
+		s.Container = &name
 		return true
 	}
 	switch ev.Short {

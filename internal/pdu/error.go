@@ -142,3 +142,13 @@ func DecodeCreds(p []byte) (ClientCreds, error) {
 	}
 	return cc, d.end(true)
 }
+
+// EncodeAttr builds an attribute PDU, by which a client tells pmcd a
+// connection attribute (a PCP_ATTR_* code) and its value after the
+// handshake. Its length is exact: the value is not padded.
+func EncodeAttr(attr int32, value string) []byte {
+	e := newEncoder(Attr, 0, 4+len(value))
+	e.i32(attr)
+	e.b = append(e.b, value...)
+	return e.finish()
+}

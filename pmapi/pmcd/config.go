@@ -1,6 +1,7 @@
 package pmcd
 
 import (
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -39,6 +40,19 @@ type Config struct {
 	// Notify, if set, is called (synchronously, from the request that
 	// noticed) when the connection is lost or re-established.
 	Notify func(Event)
+	// Container, if not nil, is the container to ask pmcd for when the
+	// host specification names none (pmGetOptions' --container); nil
+	// means $PCP_CONTAINER, if set.
+	Container *string
+	// Diag, if set, gets what pmNewContext prints of a host
+	// specification that does not parse: "pmNewContext: bad host
+	// specification" and the specification with a caret under the fault
+	// (SpecError's Diag).
+	Diag io.Writer
+	// Warn, if set, gets libpcp's warnings while connecting (what
+	// pmNotifyErr logs at LOG_WARNING), each a line without its stamp:
+	// "__pmConnectPMCD: bad version string from pmproxy: ...".
+	Warn func(msg string)
 	// Now is the clock for the reconnection schedule; nil means time.Now.
 	Now func() time.Time
 }

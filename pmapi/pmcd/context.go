@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -48,6 +49,10 @@ const ctxSlot = 0
 func Dial(spec string, cfg Config) (*Context, error) {
 	sp, err := ParseSpec(spec)
 	if err != nil {
+		var se *SpecError
+		if errors.As(err, &se) && cfg.Diag != nil {
+			fmt.Fprintf(cfg.Diag, "pmNewContext: bad host specification\n%s", se.Diag)
+		}
 		return nil, err
 	}
 	x := &Context{spec: sp, cfg: cfg}

@@ -5,11 +5,16 @@
 // labels at every level, instance profiles and fetches, with pmcd's high
 // resolution results when it offers them.
 //
-// Host specifications are those of pmie -h and pmNewContext(3) (see Spec).
-// The connection handshake is PCP's native one, without TLS or SASL
-// authentication: a pmcd demanding either over TCP, and specifications
-// asking for them or for pmproxy, fail with an UnsupportedError. Over the
-// unix socket pmcd takes our credentials from the socket itself.
+// Host specifications are those of pmie -h and pmNewContext(3), parsed
+// as libpcp parses them, with its diagnostics (see Spec and SpecError);
+// connections go through pmproxy when one is named (host@proxy or
+// $PMPROXY_HOST), and ask pmcd for a container when one is named
+// (?container=, Config.Container or $PCP_CONTAINER). The connection
+// handshake is PCP's native one, without TLS or SASL authentication: where
+// pmcd offers what a specification asks (pcps:, ?username=...) or demands
+// either over TCP, the connection fails with an UnsupportedError; where
+// pmcd lacks what is asked, with EOPNOTSUPP as libpcp's does. Over the unix
+// socket pmcd takes our credentials from the socket itself.
 //
 // Every request has a timeout (Config.Timeout, by default like libpcp's
 // PMCD_REQUEST_TIMEOUT), and replies are read through a size-limited

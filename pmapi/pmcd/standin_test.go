@@ -1,10 +1,14 @@
 package pmcd_test
 
 import (
+	"bufio"
 	"errors"
+	"io"
+	"net"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/pmie/internal/pmcdtest"
@@ -274,10 +278,10 @@ func TestHandshakeRefusals(t *testing.T) {
 	}{
 		{pmapi.ErrPermission, pmcdtest.DefaultFeatures, s, pmapi.ErrPermission, false},
 		{pmapi.ErrConnLimit, pmcdtest.DefaultFeatures, s, pmapi.ErrConnLimit, false},
-		{0, 1 << 3, s, 0, false},   // credentials over TCP
-		{0, 1 << 7, s, 0, false},   // client certificate, 127.0.0.1 is not "localhost"
-		{0, 1 << 3, unix, 0, true}, // credentials over the socket: fine
-		{0, 1 << 7, unix, 0, true}, // no certificate needed locally
+		{0, 1 << 3, s, 0, false},                       // credentials over TCP
+		{0, 1 << 7, s, pmapi.ErrNeedClientCert, false}, // 127.0.0.1 is not "localhost"
+		{0, 1 << 3, unix, 0, true},                     // credentials over the socket: fine
+		{0, 1 << 7, unix, 0, true},                     // no certificate needed locally
 	} {
 		c.server.SetHandshake(c.status, c.features)
 		x, err := pmcd.Dial(c.server.Spec(), pmcd.Config{})
@@ -310,10 +314,131 @@ func TestDialErrors(t *testing.T) {
 	if _, err := pmcd.Dial("nosuchhost.invalid", pmcd.Config{}); pmapi.Code(err) != pmapi.Errno(-113) {
 		t.Errorf("unknown host: %v (%d), want EHOSTUNREACH", err, pmapi.Code(err))
 	}
-	var ue *pmcd.UnsupportedError
-	if _, err := pmcd.Dial("pcps://localhost", pmcd.Config{}); !errors.As(err, &ue) {
-		t.Errorf("pcps: %v", err)
+}
+
+// TestWantedFeatures checks what the specification's attributes and
+// protocol ask of pmcd, as libpcp checks them against the features pmcd
+// offers: EOPNOTSUPP where pmcd lacks one (and always for compression),
+// UnsupportedError for TLS and SASL that pmcd offers but we cannot do.
+func TestWantedFeatures(t *testing.T) {
+	s := pmcdtest.Start(t, pmcdtest.Sample("h"))
+	const (
+		secure    = 1 << 0
+		auth      = 1 << 2
+		container = 1 << 6
+	)
+	notSupported := pmapi.Errno(-95)
+	for _, c := range []struct {
+		spec     string
+		features uint16
+		code     pmapi.Errno // 0: connects; 1: UnsupportedError
+	}{
+		{"pcps://" + s.Spec(), pmcdtest.DefaultFeatures &^ secure, notSupported},
+		{"pcps://" + s.Spec(), pmcdtest.DefaultFeatures | secure, 1},
+		{"pcps://" + s.Spec() + "?secure", pmcdtest.DefaultFeatures &^ secure, 0},
+		{"pcps://" + s.Spec() + "?secure=relaxed", pmcdtest.DefaultFeatures &^ secure, 0},
+		{s.Spec() + "?compress", pmcdtest.DefaultFeatures, notSupported},
+		{s.Spec() + "?username=me", pmcdtest.DefaultFeatures &^ auth, notSupported},
+		{s.Spec() + "?username=me", pmcdtest.DefaultFeatures | auth, 1},
+		{s.Spec() + "?container=c", pmcdtest.DefaultFeatures &^ container, notSupported},
+		{s.Spec() + "?container", pmcdtest.DefaultFeatures | container, pmapi.Errno(-3)}, // ESRCH
+		{s.Spec() + "?exclusive&secure&nosuch=1", pmcdtest.DefaultFeatures, 0},
+	} {
+		s.SetHandshake(0, c.features)
+		x, err := pmcd.Dial(c.spec, pmcd.Config{})
+		var ue *pmcd.UnsupportedError
+		switch {
+		case c.code == 0 && err != nil:
+			t.Errorf("%s: %v", c.spec, err)
+		case c.code == 0:
+			x.Close()
+		case c.code == 1 && !errors.As(err, &ue):
+			t.Errorf("%s (features %#x): %v, want UnsupportedError", c.spec, c.features, err)
+		case c.code == 1 && pmapi.Code(err) != notSupported:
+			t.Errorf("%s: UnsupportedError's code is %v", c.spec, pmapi.Code(err))
+		case c.code < 0 && pmapi.Code(err) != c.code:
+			t.Errorf("%s (features %#x): %v, want %v", c.spec, c.features, err, c.code)
+		}
 	}
+}
+
+// TestProxy connects through a pmproxy stand-in, as "host:port@proxy"
+// and $PMPROXY_HOST ask, and checks what it is told and what a proxy
+// that is not pmproxy gets.
+func TestProxy(t *testing.T) {
+	s := pmcdtest.Start(t, pmcdtest.Sample("h"))
+	host, port, _ := net.SplitHostPort(s.Spec())
+	targets := make(chan string, 10)
+	proxy := func(greeting string) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go serveProxy(c, greeting, targets)
+			}
+		}()
+		return ln.Addr().String()
+	}
+	good, bad := proxy("pmproxy-server 1\n"), proxy("pmproxy-server 2\n")
+	x := dial(t, s.Spec()+"@"+good, pmcd.Config{})
+	if got := <-targets; got != host+" "+port+"\n" {
+		t.Errorf("proxy was asked for %q", got)
+	}
+	fetchOne(t, x, "hinv.ncpu")
+	_, pport, _ := net.SplitHostPort(good)
+	t.Setenv("PMPROXY_HOST", "127.0.0.1")
+	t.Setenv("PMPROXY_PORT", pport)
+	dial(t, s.Spec(), pmcd.Config{})
+	if got := <-targets; got != host+" "+port+"\n" {
+		t.Errorf("$PMPROXY_HOST: proxy was asked for %q", got)
+	}
+	if _, err := pmcd.Dial("unix:", pmcd.Config{}); pmapi.Code(err) != pmapi.Errno(-1) {
+		t.Errorf("unix: with $PMPROXY_HOST: %v, want EPERM", err)
+	}
+	t.Setenv("PMPROXY_HOST", "")
+	var warned []string
+	_, err := pmcd.Dial(s.Spec()+"@"+bad, pmcd.Config{Warn: func(m string) { warned = append(warned, m) }})
+	want := "__pmConnectPMCD: bad version string from pmproxy: \"pmproxy-server 2\"\n"
+	if pmapi.Code(err) != pmapi.ErrIPC || len(warned) != 1 || warned[0] != want {
+		t.Errorf("not pmproxy: %v, warned %q", err, warned)
+	}
+	if _, err := pmcd.Dial(s.Spec()+"@", pmcd.Config{}); pmapi.Code(err) != pmapi.Errno(-113) {
+		t.Errorf("empty proxy name: %v, want EHOSTUNREACH", err)
+	}
+}
+
+// serveProxy is a pmproxy stand-in's connection: the version exchange
+// with greeting, then the pmcd it is asked for, spliced to the client.
+func serveProxy(c net.Conn, greeting string, targets chan<- string) {
+	defer c.Close()
+	r := bufio.NewReader(c)
+	if l, err := r.ReadString('\n'); err != nil || l != "pmproxy-client 1\n" {
+		return
+	}
+	io.WriteString(c, greeting)
+	l, err := r.ReadString('\n')
+	if err != nil {
+		return
+	}
+	targets <- l
+	f := strings.Fields(l)
+	if len(f) != 2 {
+		return
+	}
+	u, err := net.Dial("tcp", net.JoinHostPort(f[0], f[1]))
+	if err != nil {
+		return
+	}
+	defer u.Close()
+	go io.Copy(u, r)
+	io.Copy(c, u)
 }
 
 // LookupNames looks many names up in one request, PMIDNull for those

@@ -9,7 +9,8 @@ import (
 
 // Spec names a source as a user does: an archive (or a list or directory
 // of them, as -a takes them), a pmcd host specification (as -h takes it;
-// "" is "local:", pmcd on this machine), or the embedded collector.
+// "local:" is pmcd on this machine, and "" names no host, as
+// pmNewContext has it), or the embedded collector.
 type Spec struct {
 	Kind pmapi.SourceKind
 	Name string // the archive or host specification; unused for SourceLocal
@@ -29,9 +30,6 @@ func Embedded() Spec { return Spec{Kind: pmapi.SourceLocal} }
 func (s Spec) String() string {
 	if s.Kind == pmapi.SourceLocal {
 		return "local context"
-	}
-	if s.Kind == pmapi.SourceHost && s.Name == "" {
-		return "local:"
 	}
 	return s.Name
 }

@@ -42,7 +42,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestSpecString(t *testing.T) {
-	for s, want := range map[Spec]string{Archive("a/b"): "a/b", Host(""): "local:", Host("h:1"): "h:1", Embedded(): "local context"} {
+	for s, want := range map[Spec]string{Archive("a/b"): "a/b", Host("h:1"): "h:1", Embedded(): "local context"} {
 		if got := s.String(); got != want {
 			t.Errorf("%+v: %q, want %q", s, got, want)
 		}

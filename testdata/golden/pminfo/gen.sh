@@ -4,7 +4,8 @@
 #
 #     PCP_DERIVED_CONFIG= TZ=UTC pminfo ARGUMENTS
 #
-# and writes NAME.golden: the command, the exit status, then stdout and
+# (cases named live-* ask the pmcd on localhost, and their test skips
+# without one) and writes NAME.golden: the command, the exit status, then stdout and
 # stderr, each as "stdout: N bytes" followed by exactly those bytes and a
 # newline. cmd/pminfo/golden_test.go reads them.
 set -uo pipefail
