@@ -23,10 +23,15 @@ func (id PMID) Cluster() uint32 { return uint32(id) >> 10 & 0xfff }
 // Item is the item number of id.
 func (id PMID) Item() uint32 { return uint32(id) & 0x3ff }
 
-// String formats id as pmIDStr does: "60.2.0", or "PM_ID_NULL".
+// String formats id as pmIDStr does: "60.2.0", "PM_ID_NULL", or for the
+// root of a dynamic subtree of a namespace (domain 511, item 0) its
+// PMDA's domain, "60.*.*".
 func (id PMID) String() string {
 	if id == PMIDNull {
 		return "PM_ID_NULL"
+	}
+	if id.Domain() == 511 && id.Item() == 0 {
+		return fmt.Sprintf("%d.*.*", id.Cluster())
 	}
 	return fmt.Sprintf("%d.%d.%d", id.Domain(), id.Cluster(), id.Item())
 }

@@ -1,17 +1,15 @@
 package pmapi
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
+	"syscall"
 )
 
 // This file reads ASCII namespace files, pmns(5), as
-// pmLoadASCIINameSpace(3) does after pmcpp(1) has preprocessed them:
+// pmLoadASCIINameSpace(3) does: from the output of pmcpp(1) run on the
+// file, line markers ("# 12 "file"") and all:
 //
 //	root {
 //	    kernel
@@ -25,6 +23,11 @@ import (
 // its children in order: a name alone is a non-leaf with a block of its
 // own, a name and a PMID a metric, and "domain:*:*" the root of a dynamic
 // subtree.
+//
+// libpcp reads that output in pieces of at most 255 bytes into one
+// buffer, which its messages print (with a caret under the token) and
+// scribble on; the lexer below keeps that buffer as libpcp does, stale
+// bytes and all, so that its messages come out the same.
 
 // Namespace is a metric namespace loaded from a file (-n), or trimmed to
 // a source (pmTrimNameSpace).
@@ -39,7 +42,7 @@ type nsNode struct {
 	pmid   PMID // PMIDNull for a non-leaf
 	kids   []*nsNode
 	parent *nsNode
-	hidden bool // trimmed away
+	hidden bool // trimmed away, or a non-leaf with no metric below
 }
 
 // DynamicPMID marks the root of a dynamic subtree: domain 511, and the
@@ -59,49 +62,54 @@ func (e *PMNSError) Error() string { return e.Code.Error() }
 // Unwrap gives the error code.
 func (e *PMNSError) Unwrap() error { return e.Code }
 
-// nsParser is the state of one load: the preprocessed lines and the
-// position of the token being read, for messages.
+// Preprocessor is pmcpp(1) run on a namespace file: its output, and
+// whether it exited 0. It prints its own messages.
+type Preprocessor func(path string) (out []byte, ok bool)
+
+// bufSize is the size of libpcp's line buffer (and of its file name).
+const bufSize = 256
+
+// nsParser is the state of one load, as libpcp's lexer keeps it.
 type nsParser struct {
-	file      string
-	lines     []nsLine
-	cur       int    // index into lines
-	buf       []byte // the current line, as libpcp keeps it (messages scribble on it)
-	pos       int    // next byte in buf
-	started   bool   // lines[cur] has been read
-	tok       int    // start of the current token
-	diag      strings.Builder
-	dupok     bool
-	noInclude bool // refuse #include (for fuzzing)
+	fname  string // file of the line being read, from pmcpp's markers
+	lineno int    // its line number; 0 or less: none to report
+	buf    [bufSize]byte
+	lp     int // next byte of buf to read
+	linep  int // start of the last token in buf, -1 before the first
+	tok    string
+	tokID  PMID
+	data   []byte // pmcpp's output
+	rpos   int
+	cppOK  bool
+	diag   strings.Builder
+	dupok  bool
 }
 
-type nsLine struct {
-	text string
-	num  int
-}
-
-// LoadPMNS reads a namespace file. With dupok false a PMID may have only
-// one name (pminfo -N); with it, several.
-func LoadPMNS(path string, dupok bool) (*Namespace, error) {
-	p := &nsParser{file: path, dupok: dupok}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		p.errf(false, "Cannot open \"%s\"", path)
+// LoadPMNS reads a namespace file as pmLoadASCIINameSpace does, through
+// cpp; if nil, the file is taken as pmcpp gives one with no directives or
+// comments: after a marker of its first line. With dupok false a PMID may
+// have only one name (pminfo -N); with it, several.
+func LoadPMNS(path string, dupok bool, cpp Preprocessor) (*Namespace, error) {
+	if len(path) >= bufSize {
+		path = path[:bufSize-1] // libpcp keeps the name in a char[256]
+	}
+	p := &nsParser{fname: path, dupok: dupok, linep: -1}
+	if err := syscall.Access(path, 4); err != nil {
+		p.errBuf(fmt.Sprintf("Cannot open \"%s\"", path))
 		return nil, &PMNSError{Diag: p.diag.String(), Code: Code(err)}
 	}
-	return p.load(string(data))
-}
-
-// load parses the text of the file.
-func (p *nsParser) load(text string) (*Namespace, error) {
-	var err error
-	depth := 0
-	if p.noInclude {
-		depth = -1
+	p.cppOK = true
+	if cpp != nil {
+		p.data, p.cppOK = cpp(path)
+	} else {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			p.errBuf(fmt.Sprintf("Cannot open \"%s\"", path))
+			return nil, &PMNSError{Diag: p.diag.String(), Code: Code(err)}
+		}
+		p.data = append([]byte(fmt.Sprintf("# 1 \"%s\"\n", path)), data...)
 	}
-	if p.lines, err = preprocess(p.file, text, map[string]string{}, depth); err != nil {
-		p.errf(false, "pmcpp returned non-zero exit status")
-		return nil, &PMNSError{Diag: p.diag.String(), Code: ErrPMNS}
-	}
+	p.lineno = 1
 	ns, ok := p.parse()
 	if !ok {
 		return nil, &PMNSError{Diag: p.diag.String(), Code: ErrPMNS}
@@ -109,151 +117,265 @@ func (p *nsParser) load(text string) (*Namespace, error) {
 	return ns, nil
 }
 
-// errf adds a message, as libpcp's err() prints it: with the place, the
-// line and a caret under the token when at reports a line.
-func (p *nsParser) errf(at bool, format string, args ...any) {
-	if at {
-		fmt.Fprintf(&p.diag, "[%s:%d] ", p.file, p.lines[p.cur].num)
+// cstr is the string in buf from i to its NUL.
+func (p *nsParser) cstr(i int) string {
+	end := i
+	for end < bufSize && p.buf[end] != 0 {
+		end++
 	}
-	fmt.Fprintf(&p.diag, "Error Parsing ASCII PMNS: "+format+"\n", args...)
-	if !at {
+	return string(p.buf[i:end])
+}
+
+// errBuf reports a message libpcp formats into its line buffer first
+// (cut to fit), so that the buffer is what a located message prints.
+func (p *nsParser) errBuf(msg string) {
+	n := copy(p.buf[:bufSize-1], msg)
+	p.buf[n] = 0
+	p.err(p.cstr(0))
+}
+
+// err adds a message as libpcp's err() prints it: with the file and line
+// when there is one, then the line buffer, then the buffer again blanked
+// up to the last token with a caret there.
+func (p *nsParser) err(msg string) {
+	if p.lineno > 0 {
+		fmt.Fprintf(&p.diag, "[%s:%d] ", p.fname, p.lineno)
+	}
+	fmt.Fprintf(&p.diag, "Error Parsing ASCII PMNS: %s\n", msg)
+	if p.lineno <= 0 {
 		return
 	}
-	line := string(p.buf)
+	line := p.cstr(0)
 	p.diag.WriteString("    " + line)
 	if !strings.HasSuffix(line, "\n") {
 		p.diag.WriteString("\n")
 	}
-	// like libpcp, blank out the line up to the token and put a caret there
-	for i := 0; i < p.tok && i < len(p.buf); i++ {
+	if p.linep < 0 {
+		return
+	}
+	for i := 0; i < p.linep; i++ {
 		if !isCSpace(p.buf[i]) {
 			p.buf[i] = ' '
 		}
 	}
-	p.buf = append(p.buf[:min(p.tok, len(p.buf))], '^', '\n')
-	p.diag.WriteString("    " + string(p.buf))
+	tail := []byte{'^', '\n', 0}
+	copy(p.buf[p.linep:], tail)
+	p.diag.WriteString("    " + p.cstr(0))
 }
 
-// squeeze is libpcp's line clean-up: runs of white space become one
-// (none at the start, or next to a ':').
-func squeeze(s string) []byte {
-	var q []byte
+// fgets reads the next piece of pmcpp's output into buf: through a
+// newline, or 255 bytes.
+func (p *nsParser) fgets() bool {
+	if p.rpos >= len(p.data) {
+		return false
+	}
+	n := 0
+	for n < bufSize-1 && p.rpos < len(p.data) {
+		c := p.data[p.rpos]
+		p.buf[n] = c
+		n++
+		p.rpos++
+		if c == '\n' {
+			break
+		}
+	}
+	p.buf[n] = 0
+	return true
+}
+
+// squeeze is libpcp's clean-up of a line in place: runs of white space
+// become one (none at the start, or after a ':'), and none is left
+// before a ':'. It gives the end of the squeezed text and of the line.
+func (p *nsParser) squeeze() (q, end int) {
 	inspace := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	for end = 0; end < bufSize && p.buf[end] != 0; end++ {
+		c := p.buf[end]
 		switch {
 		case isCSpace(c):
 			if !inspace {
-				if len(q) > 0 && q[len(q)-1] != ':' {
-					q = append(q, c)
+				if q > 0 && p.buf[q-1] != ':' {
+					p.buf[q] = c
+					q++
 				}
 				inspace = true
 			}
 		case c == ':':
-			if inspace && len(q) > 0 {
-				q = q[:len(q)-1]
+			if inspace {
+				inspace = false
+				if q == 0 {
+					continue // libpcp writes this ':' before its buffer
+				}
+				q--
 			}
-			q = append(q, c)
-			inspace = false
+			p.buf[q] = c
+			q++
 		default:
-			q = append(q, c)
+			p.buf[q] = c
+			q++
 			inspace = false
 		}
 	}
-	return q
+	return q, end
 }
 
-// Token kinds.
+// Token kinds, as libpcp numbers them; tokError is a load that has
+// failed (its message given), tokEOF the end of a good input.
 const (
-	tokEOF = iota
-	tokName
-	tokPath
-	tokLBrace
-	tokRBrace
-	tokPMID
-	tokBogus
+	tokError  = -1
+	tokEOF    = 0
+	tokName   = 1
+	tokPath   = 2
+	tokPMID   = 3
+	tokLBrace = 4
+	tokRBrace = 5
+	tokBogus  = 10
 )
 
 // next reads the next token, moving on through the lines.
-func (p *nsParser) next() (kind int, text string, id PMID) {
-	for {
-		for p.pos < len(p.buf) && isCSpace(p.buf[p.pos]) {
-			p.pos++
-		}
-		if p.pos < len(p.buf) {
-			break
-		}
-		if p.started {
-			p.cur++
-		}
-		p.started = true
-		if p.cur >= len(p.lines) {
-			return tokEOF, "", PMIDNull
-		}
-		p.buf = squeeze(p.lines[p.cur].text + "\n")
-		p.pos = 0
+func (p *nsParser) next() int {
+	for p.lp < bufSize && p.buf[p.lp] != 0 && isCSpace(p.buf[p.lp]) {
+		p.lp++
 	}
-	p.tok = p.pos
-	for p.pos < len(p.buf) && !isCSpace(p.buf[p.pos]) {
-		p.pos++
+	for p.lp >= bufSize || p.buf[p.lp] == 0 {
+		if kind, ok := p.readLine(); !ok {
+			return kind
+		}
 	}
-	text = string(p.buf[p.tok:p.pos])
-	return p.classify(text)
+	p.linep = p.lp
+	for p.lp < bufSize && !isCSpace(p.buf[p.lp]) {
+		p.lp++
+	}
+	p.tok = p.cstr(p.linep)
+	if len(p.tok) > p.lp-p.linep {
+		p.tok = p.tok[:p.lp-p.linep]
+	}
+	return p.classify(p.tok)
 }
 
-func (p *nsParser) classify(t string) (int, string, PMID) {
+// readLine reads the next line of text, taking in the line markers
+// before it; without one, the end (tokEOF) or a failure (tokError).
+func (p *nsParser) readLine() (int, bool) {
+	for {
+		if !p.fgets() {
+			p.lineno = -1
+			if !p.cppOK {
+				p.err("pmcpp returned non-zero exit status")
+				return tokError, false
+			}
+			return tokEOF, false
+		}
+		q, end := p.squeeze()
+		if end == 0 || p.buf[end-1] != '\n' {
+			p.err("Absurdly long line, cannot recover")
+			return tokError, false
+		}
+		p.buf[q] = 0
+		if p.buf[0] != '#' {
+			break
+		}
+		n, name, count := scanMarker(p.cstr(0))
+		if count > 0 {
+			p.lineno = n // sscanf sets it before it fails
+		}
+		if count != 2 {
+			p.err("Illegal line number control number")
+			return tokError, false
+		}
+		p.lineno--
+		p.fname = name[:len(name)-1]
+	}
+	p.lineno++
+	p.lp = 0
+	for p.buf[p.lp] != 0 && isCSpace(p.buf[p.lp]) {
+		p.lp++
+	}
+	return 0, true
+}
+
+// scanMarker reads a line marker as sscanf(line, "# %d \"%s") does: the
+// number, the word after the quote (its closing quote still on), and how
+// many of the two it read.
+func scanMarker(s string) (int, string, int) {
+	s = strings.TrimLeft(s[1:], " \t\n\v\f\r")
+	n, s, ok := scanInt(s)
+	if !ok {
+		return 0, "", 0
+	}
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	if !strings.HasPrefix(s, "\"") {
+		return n, "", 1
+	}
+	s = strings.TrimLeft(s[1:], " \t\n\v\f\r")
+	end := strings.IndexAny(s, " \t\n\v\f\r")
+	if end < 0 {
+		end = len(s)
+	}
+	if end == 0 {
+		return n, "", 1
+	}
+	return n, s[:end], 2
+}
+
+// scanInt reads an int as scanf's %d does: strtol's number, cut to an
+// int; false if s has none.
+func scanInt(s string) (int, string, bool) {
+	n, rest := Strtol(s)
+	return int(int32(n)), rest, len(rest) < len(s)
+}
+
+// classify is the kind of a token, reporting a PMID out of range.
+func (p *nsParser) classify(t string) int {
 	switch {
 	case t == "{":
-		return tokLBrace, t, PMIDNull
+		return tokLBrace
 	case t == "}":
-		return tokRBrace, t, PMIDNull
-	case isAlpha(t[0]):
+		return tokRBrace
+	case t != "" && isAlpha(t[0]):
 		kind := tokName
 		ok := true
-		for i := 1; i < len(t); i++ {
-			c := t[i]
-			if c == '.' {
+		for i := 1; i < len(t) && ok; i++ {
+			if t[i] == '.' {
 				kind = tokPath
-			} else if !isAlpha(c) && !isDigit(c) && c != '_' {
-				ok = false
-				break
+			} else {
+				ok = isAlpha(t[i]) || isDigit(t[i]) || t[i] == '_'
 			}
 		}
 		if ok {
-			return kind, t, PMIDNull
+			return kind
 		}
 	}
 	if strings.Count(t, ":") > 3 || strings.Trim(t, "0123456789:*") != "" {
-		return tokBogus, t, PMIDNull
+		return tokBogus
 	}
-	f := strings.Split(t, ":")
-	if len(f) >= 3 && leadingDigits(f[0]) != "" && leadingDigits(f[1]) != "" && leadingDigits(f[2]) != "" {
-		d, _ := strconv.Atoi(leadingDigits(f[0]))
-		c, _ := strconv.Atoi(leadingDigits(f[1]))
-		i, _ := strconv.Atoi(leadingDigits(f[2]))
-		switch {
-		case d > 510:
-			p.errf(true, "Illegal domain field in PMID")
-		case c > 4095:
-			p.errf(true, "Illegal cluster field in PMID")
-		case i > 1023:
-			p.errf(true, "Illegal item field in PMID")
-		default:
-			return tokPMID, t, NewPMID(uint32(d), uint32(c), uint32(i))
+	d, rest, ok := scanInt(t)
+	if ok && strings.HasPrefix(rest, ":") {
+		if c, rest, ok := scanInt(rest[1:]); ok && strings.HasPrefix(rest, ":") {
+			if i, _, ok := scanInt(rest[1:]); ok {
+				switch {
+				case d > 510:
+					p.err("Illegal domain field in PMID")
+				case c > 4095:
+					p.err("Illegal cluster field in PMID")
+				case i > 1023:
+					p.err("Illegal item field in PMID")
+				default:
+					p.tokID = NewPMID(uint32(d), uint32(c), uint32(i))
+					return tokPMID
+				}
+				return tokBogus
+			}
 		}
-		return tokBogus, t, PMIDNull
 	}
-	colon := strings.IndexByte(t, ':')
-	if (colon >= 0 && t[colon+1:] != "*:*") || leadingDigits(t) == "" {
-		p.errf(true, "Illegal PMID")
-		return tokBogus, t, PMIDNull
+	if colon := strings.IndexByte(t, ':'); (colon >= 0 && t[colon+1:] != "*:*") || !ok {
+		p.err("Illegal PMID")
+		return tokBogus
 	}
-	d, _ := strconv.Atoi(leadingDigits(t))
 	if d > 510 {
-		p.errf(true, "Illegal domain field in dynamic PMID")
-		return tokBogus, t, PMIDNull
+		p.err("Illegal domain field in dynamic PMID")
+		return tokBogus
 	}
-	return tokPMID, t, NewPMID(dynamicDomain, uint32(d), 0)
+	p.tokID = NewPMID(dynamicDomain, uint32(d), 0)
+	return tokPMID
 }
 
 // parse is libpcp's pass 1 (blocks in a list) and pass 2 (the tree).
@@ -262,23 +384,26 @@ func (p *nsParser) parse() (*Namespace, bool) {
 	var block, child *nsNode
 	state := 0
 	for {
-		kind, text, id := p.next()
+		kind := p.next()
+		if kind == tokError {
+			return nil, false
+		}
 		if kind == tokEOF {
 			break
 		}
 		switch state {
 		case 0:
 			if kind != tokName && kind != tokPath {
-				p.errf(true, "Expected NAME or PATH")
+				p.err("Expected NAME or PATH")
 				return nil, false
 			}
-			block = &nsNode{name: text, pmid: PMIDNull}
+			block = &nsNode{name: p.tok, pmid: PMIDNull}
 			seen = append([]*nsNode{block}, seen...)
 			state = 1
 			continue
 		case 1:
 			if kind != tokLBrace {
-				p.errf(true, "{ expected")
+				p.err("{ expected")
 				return nil, false
 			}
 			state = 2
@@ -290,25 +415,25 @@ func (p *nsParser) parse() (*Namespace, bool) {
 			case tokName:
 				state = 3
 			default:
-				p.errf(true, "Expected NAME or }")
+				p.err("Expected NAME or }")
 				return nil, false
 			}
 		case 3:
 			switch kind {
 			case tokName:
 			case tokPMID:
-				child.pmid = id
+				child.pmid = p.tokID
 				state = 2
 				continue
 			case tokRBrace:
 				state = 0
 			default:
-				p.errf(true, "Expected NAME, PMID or }")
+				p.err("Expected NAME, PMID or }")
 				return nil, false
 			}
 		}
 		if state == 3 {
-			child = &nsNode{name: text, pmid: PMIDNull}
+			child = &nsNode{name: p.tok, pmid: PMIDNull}
 			block.kids = append(block.kids, child)
 		} else if state == 0 && !p.uniqueKids(block) {
 			return nil, false
@@ -322,7 +447,7 @@ func (p *nsParser) uniqueKids(block *nsNode) bool {
 	for i, a := range block.kids {
 		for _, b := range block.kids[i+1:] {
 			if a.name == b.name {
-				p.errf(true, "Duplicate name \"%s\" in subtree for \"%s\"\n", a.name, block.name)
+				p.errBuf(fmt.Sprintf("Duplicate name \"%s\" in subtree for \"%s\"\n", a.name, block.name))
 				return false
 			}
 		}
@@ -341,13 +466,14 @@ func (p *nsParser) pass2(seen []*nsNode) (*Namespace, bool) {
 		}
 		return nil
 	}
+	p.lineno = -1
 	root := take("root")
 	if root == nil {
-		p.errf(false, "No name space entry for \"root\"")
+		p.err("No name space entry for \"root\"")
 		return nil, false
 	}
 	if take("root") != nil {
-		p.errf(false, "Multiple name space entries for \"root\"")
+		p.err("Multiple name space entries for \"root\"")
 		return nil, false
 	}
 	var attach func(base string, n *nsNode) bool
@@ -363,7 +489,7 @@ func (p *nsParser) pass2(seen []*nsNode) (*Namespace, bool) {
 			}
 			b := take(path)
 			if b == nil {
-				p.errf(false, "Cannot find definition for non-terminal node \"%s\" in name space", path)
+				p.errBuf(fmt.Sprintf("Cannot find definition for non-terminal node \"%s\" in name space", path))
 				return false
 			}
 			k.kids = b.kids
@@ -376,10 +502,10 @@ func (p *nsParser) pass2(seen []*nsNode) (*Namespace, bool) {
 	if !attach("", root) {
 		return nil, false
 	}
+	for _, b := range seen {
+		p.errBuf(fmt.Sprintf("Disconnected subtree (\"%s\") in name space", b.name))
+	}
 	if len(seen) > 0 {
-		for i := len(seen) - 1; i >= 0; i-- {
-			p.errf(false, "Disconnected subtree (\"%s\") in name space", seen[i].name)
-		}
 		return nil, false
 	}
 	ns := &Namespace{root: root, byID: map[PMID][]*nsNode{}}
@@ -389,14 +515,17 @@ func (p *nsParser) pass2(seen []*nsNode) (*Namespace, bool) {
 			return
 		}
 		if prev := ns.byID[n.pmid]; len(prev) > 0 && !p.dupok && n.pmid.Domain() != dynamicDomain {
-			p.errf(false, "Duplicate metric id (%s) in name space for metrics \"%s\" and \"%s\"\n",
-				n.pmid, n.fullName(), prev[0].fullName())
+			p.errBuf(fmt.Sprintf("Duplicate metric id (%s) in name space for metrics \"%s\" and \"%s\"\n",
+				n.pmid, n.fullName(), prev[0].fullName()))
 			ok = false
 			return
 		}
 		ns.byID[n.pmid] = append([]*nsNode{n}, ns.byID[n.pmid]...)
 		ns.count++
 	})
+	// a non-leaf with no metric below it is not there to look up, list
+	// or traverse: libpcp leaves it marked as trimmed away
+	ns.Trim(func(PMID) bool { return true })
 	return ns, ok
 }
 
@@ -515,141 +644,4 @@ func (ns *Namespace) Trim(keep func(PMID) bool) {
 		return any
 	}
 	trim(ns.root)
-}
-
-// preprocess is the part of pmcpp(1) namespace files use: C comments,
-// #define (object-like) and #undef, #ifdef/#ifndef/#else/#endif and
-// #include "file". It keeps line numbers of the top file. depth counts
-// nested includes; -1 forbids them.
-func preprocess(path, text string, macros map[string]string, depth int) ([]nsLine, error) {
-	if depth > 10 {
-		return nil, ErrPMNS
-	}
-	text = stripComments(text)
-	var out []nsLine
-	skip := []bool{false}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(nil, 1<<20)
-	for num := 1; sc.Scan(); num++ {
-		line := sc.Text()
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "#") {
-			f := strings.Fields(strings.TrimSpace(trimmed[1:]))
-			if len(f) == 0 {
-				continue
-			}
-			active := !skip[len(skip)-1]
-			switch f[0] {
-			case "define":
-				if active && len(f) >= 2 {
-					macros[f[1]] = strings.Join(f[2:], " ")
-				}
-			case "undef":
-				if active && len(f) >= 2 {
-					delete(macros, f[1])
-				}
-			case "ifdef", "ifndef":
-				_, def := macros[field(f, 1)]
-				skip = append(skip, !active || def != (f[0] == "ifdef"))
-			case "else":
-				if len(skip) > 1 {
-					outer := skip[len(skip)-2]
-					skip[len(skip)-1] = outer || !skip[len(skip)-1]
-				}
-			case "endif":
-				if len(skip) > 1 {
-					skip = skip[:len(skip)-1]
-				}
-			case "include":
-				if !active {
-					continue
-				}
-				if depth < 0 {
-					return nil, ErrPMNS
-				}
-				inc := strings.Trim(field(f, 1), "\"<>")
-				if !filepath.IsAbs(inc) {
-					inc = filepath.Join(filepath.Dir(path), inc)
-				}
-				data, err := os.ReadFile(inc)
-				if err != nil {
-					return nil, err
-				}
-				lines, err := preprocess(inc, string(data), macros, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				for _, l := range lines {
-					out = append(out, nsLine{l.text, num})
-				}
-			}
-			continue
-		}
-		if skip[len(skip)-1] {
-			continue
-		}
-		out = append(out, nsLine{expand(line, macros), num})
-	}
-	return out, sc.Err()
-}
-
-func field(f []string, i int) string {
-	if i < len(f) {
-		return f[i]
-	}
-	return ""
-}
-
-// stripComments replaces C comments with a space, keeping their newlines.
-func stripComments(s string) string {
-	var b bytes.Buffer
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' && i+1 < len(s) && s[i+1] == '*' {
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				end = len(s) - i - 2
-			}
-			b.WriteByte(' ')
-			b.WriteString(strings.Repeat("\n", strings.Count(s[i:i+2+end], "\n")))
-			i += end + 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// expand replaces whole-word macro names, repeatedly.
-func expand(line string, macros map[string]string) string {
-	if len(macros) == 0 {
-		return line
-	}
-	for round := 0; round < 10; round++ {
-		var b strings.Builder
-		changed := false
-		for i := 0; i < len(line); {
-			c := line[i]
-			if isAlpha(c) || c == '_' {
-				j := i
-				for j < len(line) && (isAlpha(line[j]) || isDigit(line[j]) || line[j] == '_') {
-					j++
-				}
-				if v, ok := macros[line[i:j]]; ok {
-					b.WriteString(v)
-					changed = true
-				} else {
-					b.WriteString(line[i:j])
-				}
-				i = j
-				continue
-			}
-			b.WriteByte(c)
-			i++
-		}
-		line = b.String()
-		if !changed {
-			break
-		}
-	}
-	return line
 }

@@ -17,15 +17,13 @@ func writePMNS(t *testing.T, text string) string {
 }
 
 func TestLoadPMNS(t *testing.T) {
-	path := writePMNS(t, `/* a test namespace */
-#define SYN 245
-root {
+	path := writePMNS(t, `root {
     synth
     other	1:2:3
     dyn	99:*:*
 }
 synth {
-    load	SYN:2:0
+    load	245:2:0
     disk
     alias	1 : 2 : 3
 }
@@ -33,7 +31,7 @@ synth.disk {
     reads	245:0:0
 }
 `)
-	ns, err := LoadPMNS(path, true)
+	ns, err := LoadPMNS(path, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,11 +85,12 @@ func TestLoadPMNSErrors(t *testing.T) {
 		{"root {\n  a\n}\n", "Error Parsing ASCII PMNS: Cannot find definition for non-terminal node \"a\" in name space\n", true},
 		{"other {\n}\n", "Error Parsing ASCII PMNS: No name space entry for \"root\"\n", true},
 		{"root {\n}\nx {\n}\n", "Error Parsing ASCII PMNS: Disconnected subtree (\"x\") in name space\n", true},
-		{"root {\n a 1:2:3\n a 1:2:4\n}\n", "[P:4] Error Parsing ASCII PMNS: Duplicate name \"a\" in subtree for \"root\"\n\n    }\n    ^\n", true},
+		{"root {\n a 1:2:3\n a 1:2:4\n}\n", "[P:4] Error Parsing ASCII PMNS: Duplicate name \"a\" in subtree for \"root\"\n\n" +
+			"    Duplicate name \"a\" in subtree for \"root\"\n    ^\n", true},
 		{"root\n}\n", "[P:2] Error Parsing ASCII PMNS: { expected\n    }\n    ^\n", true},
 	} {
 		path := writePMNS(t, c.text)
-		_, err := LoadPMNS(path, c.dupok)
+		_, err := LoadPMNS(path, c.dupok, nil)
 		pe, ok := err.(*PMNSError)
 		if !ok {
 			t.Errorf("%q: error %v", c.text, err)
@@ -102,7 +101,7 @@ func TestLoadPMNSErrors(t *testing.T) {
 			t.Errorf("%q: diag\n%q\nwant\n%q (code %v)", c.text, pe.Diag, want, pe.Code)
 		}
 	}
-	_, err := LoadPMNS("/no/such/pmns", true)
+	_, err := LoadPMNS("/no/such/pmns", true, nil)
 	if pe, ok := err.(*PMNSError); !ok || pe.Error() != "No such file or directory" ||
 		pe.Diag != "Error Parsing ASCII PMNS: Cannot open \"/no/such/pmns\"\n" {
 		t.Errorf("missing file: %#v", err)
@@ -145,12 +144,12 @@ func (nsOnly) Close() error                                 { return nil }
 // and that every metric it yields looks up to a PMID that names it back.
 func FuzzPMNS(f *testing.F) {
 	f.Add("root {\n    a\n    b 1:2:3\n}\na {\n    c 4:5:6\n    d 7:*:*\n}\n")
-	f.Add("#define X 9\nroot {\n x X:0:1 /* c */\n}\n")
+	f.Add("# 1 \"f\"\nroot {\n x 9:0:1\n}\n# 7 \"g\"\n")
 	f.Add("root {\n  a 1:2\n}\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		p := &nsParser{file: "fuzz", dupok: true, noInclude: true}
-		ns, err := p.load(text)
-		if err != nil {
+		p := &nsParser{fname: "fuzz", dupok: true, linep: -1, data: []byte(text), cppOK: true, lineno: 1}
+		ns, ok := p.parse()
+		if !ok {
 			return
 		}
 		Traverse(nsOnly{ns}, "", func(name string) error {

@@ -149,7 +149,7 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 	// libpcp's standard options (pmGetOptions): the time window, the
 	// interval and the zone, with their PCP_* defaults from the
 	// environment, and the archives or host the environment names
-	std := pcpopt.Standard{Prog: prog}
+	std := pcpopt.Standard{Prog: prog, Stderr: stderr}
 	said := 0
 	flush := func() {
 		for _, m := range std.Msgs[said:] {

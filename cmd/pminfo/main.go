@@ -124,7 +124,7 @@ type config struct {
 // do, returning the operands.
 func parseArgs(env Env, c *config) []string {
 	prog := progName(env.Args[0])
-	c.std = pcpopt.Standard{Prog: prog}
+	c.std = pcpopt.Standard{Prog: prog, Stderr: env.Stderr}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
 	if env.Derived != nil {
@@ -183,7 +183,7 @@ func parseArgs(env Env, c *config) []string {
 // strtol reads s as strtol(3) does and reports whether all of it was
 // read (an empty string reads as 0).
 func strtol(s string) (int, bool) {
-	n, rest := pcpopt.Strtol(s)
+	n, rest := pmapi.Strtol(s)
 	if rest != "" {
 		return 0, false
 	}

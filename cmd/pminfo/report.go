@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/internal/cstdio"
-	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -126,7 +125,7 @@ func scanUints(s string, n int) ([]uint32, bool) {
 				return nil, false
 			}
 		}
-		v, rest := pcpopt.Strtol(s)
+		v, rest := pmapi.Strtol(s)
 		if rest == s {
 			return nil, false
 		}

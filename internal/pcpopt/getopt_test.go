@@ -1,7 +1,6 @@
 package pcpopt
 
 import (
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -105,21 +104,6 @@ func TestLocalSpec(t *testing.T) {
 	} {
 		if got := localSpecError(spec); got != want {
 			t.Errorf("-K %q: %q, want %q", spec, got, want)
-		}
-	}
-}
-
-func TestStrtol(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int64
-		rest string
-	}{
-		{"", 0, ""}, {"x", 0, "x"}, {"-", 0, "-"}, {" 12x", 12, "x"}, {"+7,", 7, ","}, {"-3", -3, ""},
-		{"99999999999999999999", math.MaxInt64, ""}, {"-99999999999999999999.", math.MinInt64, "."},
-	} {
-		if n, rest := Strtol(c.in); n != c.n || rest != c.rest {
-			t.Errorf("Strtol(%q) = %d, %q; want %d, %q", c.in, n, rest, c.n, c.rest)
 		}
 	}
 }

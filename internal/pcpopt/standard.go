@@ -1,11 +1,12 @@
 package pcpopt
 
 import (
-	"math"
+	"io"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/gopcp/pmie/internal/pmcpp"
 	"github.com/gopcp/pmie/pmapi"
 )
 
@@ -56,6 +57,9 @@ type Standard struct {
 	// are said even when a tool exits without flushing; else they join
 	// Msgs.
 	Flush func(msg string)
+	// Stderr takes what pmcpp (run on a -n file) prints, at once as
+	// its own process would; os.Stderr if nil
+	Stderr io.Writer
 }
 
 // Printf adds a message, as pmprintf does.
@@ -285,7 +289,11 @@ func (s *Standard) setLocal() {
 func (s *Standard) loadNamespace(path string, dupok bool) {
 	ns, err := s.Namespace, error(pmapi.ErrDupPMNS)
 	if s.Namespace == nil {
-		ns, err = pmapi.LoadPMNS(path, dupok)
+		stderr := s.Stderr
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		ns, err = pmapi.LoadPMNS(path, dupok, func(path string) ([]byte, bool) { return pmcpp.Run(path, stderr) })
 	}
 	if err != nil {
 		if pe, ok := err.(*pmapi.PMNSError); ok {
@@ -301,7 +309,7 @@ func (s *Standard) loadNamespace(path string, dupok bool) {
 // setSamples takes -s, which must be a number not below 0 (as strtol
 // reads it: "" is 0).
 func (s *Standard) setSamples(v string) {
-	if n, rest := Strtol(v); rest != "" || n < 0 {
+	if n, rest := pmapi.Strtol(v); rest != "" || n < 0 {
 		s.Fail("-s requires a positive numeric argument")
 		return
 	}
@@ -342,7 +350,7 @@ var debugOptions = strings.Fields(`pdu fetch profile value context indom pdubuf 
 func validDebug(spec string) bool {
 	for spec != "" {
 		opt, rest, _ := strings.Cut(spec, ",")
-		_, tail := Strtol(opt)
+		_, tail := pmapi.Strtol(opt)
 		numeric := tail == "" && strings.ContainsAny(opt, "0123456789")
 		if !numeric && !strings.EqualFold(opt, "all") && !slices.ContainsFunc(debugOptions, func(o string) bool { return strings.EqualFold(o, opt) }) {
 			return false
@@ -483,7 +491,7 @@ func localSpecError(spec string) string {
 		}
 		rest = rest[1:]
 	default:
-		n, after := Strtol(rest)
+		n, after := pmapi.Strtol(rest)
 		dom := int32(n) // libpcp keeps strtol's long in an int
 		if (after != "" && after[0] != ',') || dom < 0 || dom > 510 {
 			return "bad domain in spec"
@@ -509,39 +517,4 @@ func localSpecError(spec string) string {
 		return "missing domain and dso-path in spec"
 	}
 	return ""
-}
-
-// Strtol reads a number at the start of s as strtol(s, &end, 10) does:
-// leading white space, a sign, decimal digits, saturating at the int64
-// limits. It returns the number and what follows it; with no digits it
-// reads nothing (0 and all of s).
-func Strtol(s string) (int64, string) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	j := i
-	var n uint64
-	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		if n <= math.MaxInt64 {
-			n = n*10 + uint64(s[j]-'0')
-		}
-		j++
-	}
-	switch {
-	case j == i:
-		return 0, s
-	case neg && n > math.MaxInt64:
-		return math.MinInt64, s[j:]
-	case neg:
-		return -int64(n), s[j:]
-	case n > math.MaxInt64:
-		return math.MaxInt64, s[j:]
-	}
-	return int64(n), s[j:]
 }
