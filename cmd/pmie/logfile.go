@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/pmie/rules"
@@ -30,7 +31,7 @@ type logFile struct {
 func openLog(name string, stderr io.Writer) (*logFile, error) {
 	l := &logFile{name: name, w: stderr}
 	if name != "-" {
-		if f, err := os.Create(name); err != nil {
+		if f, err := createLog(name); err != nil {
 			fmt.Fprintf(stderr, "%s: cannot open log \"%s\" for writing : %s\n", prog, name, errnoText(err))
 		} else {
 			l.f, l.w = f, f
@@ -45,6 +46,22 @@ func openLog(name string, stderr io.Writer) (*logFile, error) {
 		l.name = path
 	}
 	return l, nil
+}
+
+// createLog makes the log file name anew, as pmOpenLog does: what is
+// there is unlinked first, so that a symbolic link, or another name of
+// the same file, is not written through, and the file is pmie's own. A
+// device (/dev/null, a terminal) is written to as it is, where pmie 6.0.3
+// unlinks it too (README). A file that cannot be unlinked is truncated.
+func createLog(name string) (*os.File, error) {
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		return os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if err := syscall.Unlink(name); err != nil && err != syscall.ENOENT {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	return os.OpenFile(name, flags, 0o666)
 }
 
 // realpath is realpath(3): the absolute path of name with symbolic links
@@ -121,8 +138,7 @@ func (l *logFile) rotate(pid int, via string, log *logger) {
 		return
 	}
 	fmt.Fprintf(l.w, "\nLog rotated %s\n", ctimeNow())
-	os.Remove(l.name)
-	f, err := os.Create(l.name)
+	f, err := createLog(l.name)
 	if err != nil {
 		fmt.Fprintf(l.w, "%s: cannot open log \"%s\" for writing : %s\n", prog, l.name, errnoText(err))
 	} else {
