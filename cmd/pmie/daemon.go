@@ -111,7 +111,7 @@ func (p *session) startDaemon(runner *actions.Runner, cfg *rules.Config) (*pmied
 	if dcfg == nil {
 		dcfg = &wire.Settings{} // --web.listen-address alone
 	}
-	log := &logger{w: p.msgs, pid: p.log.pid}
+	log := &logger{w: p.msgs, pid: p.log.pid, pm: p.log.pm}
 	var startErr error
 	var helpers []*helper
 	var made *pmiedaemon.Daemon // for pmie-notify started by reloads
@@ -412,7 +412,7 @@ func (src *sources) registry() *derive.Registry {
 // bgLog reports messages in pmie's log from goroutines other than the
 // one evaluating.
 func (p *session) bgLog() rules.NotifyFunc {
-	return (&logger{w: p.msgs, pid: p.log.pid}).notify
+	return (&logger{w: p.msgs, pid: p.log.pid, pm: p.log.pm}).notify
 }
 
 // open opens a context for the engine from the sources in force (a

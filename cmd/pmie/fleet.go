@@ -336,7 +336,7 @@ func (f *fleetRun) runner(mr *memberRun) *actions.Runner {
 // members' counts.
 func (f *fleetRun) startDaemon() error {
 	p := f.p
-	log := &logger{w: p.msgs, pid: p.log.pid}
+	log := &logger{w: p.msgs, pid: p.log.pid, pm: p.log.pm}
 	var made *pmiedaemon.Daemon
 	var startErr error
 	start := func(s *wire.Settings, yaml []byte) pmiedaemon.Alerter {

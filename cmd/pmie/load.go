@@ -28,7 +28,7 @@ func findConfig(name string) (string, error) {
 	if filepath.IsAbs(name) {
 		return "", fmt.Errorf("%s: cannot access config file %s: %s\n", prog, name, errnoText(err))
 	}
-	alt := filepath.Join(pcpVarDir(), "config", "pmie", name)
+	alt := pcpVarDir() + "/config/pmie/" + name // as pmie formats it
 	if _, err2 := os.Stat(alt); err2 != nil {
 		return "", fmt.Errorf("%s: cannot access config file as either %s or %s: %s\n", prog, name, alt, errnoText(err))
 	}
@@ -118,7 +118,7 @@ func compileText(s settings, comp *eval.Compiler, src *sources, name, text strin
 	ok = rules.CompileText(comp, name, text, rules.Loading{
 		Diag:   diag,
 		Errs:   stderr,
-		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid()}).notify(rules.Error, msg) },
+		Notify: func(msg string) { (&logger{w: stderr, pid: os.Getpid(), pm: s.msgs}).notify(rules.Error, msg) },
 		Prefetch: func(stmts []*lang.Stmt) func() {
 			src.prefetch(stmts)
 			return src.cool

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/pmie/internal/pmprintf"
 	"github.com/gopcp/pmie/rules"
 )
 
@@ -28,11 +29,12 @@ type logFile struct {
 // A file that cannot be made is said, and the log kept on stderr, as
 // pmOpenLog does; pmie then needs the file's real path (for its
 // statistics file), and the error returned says it has none.
-func openLog(name string, stderr io.Writer) (*logFile, error) {
+func openLog(name string, stderr io.Writer, msgs *pmprintf.Buffer) (*logFile, error) {
 	l := &logFile{name: name, w: stderr}
 	if name != "-" {
 		if f, err := createLog(name); err != nil {
-			fmt.Fprintf(stderr, "%s: cannot open log \"%s\" for writing : %s\n", prog, name, errnoText(err))
+			// pmOpenLog's message, through pmprintf and pmflush
+			msgs.SendTo(stderr, fmt.Sprintf("%s: cannot open log \"%s\" for writing : %s\n", prog, name, errnoText(err)))
 		} else {
 			l.f, l.w = f, f
 		}

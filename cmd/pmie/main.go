@@ -25,6 +25,7 @@ import (
 	_ "github.com/gopcp/pmie/internal/oneproc" // one processor, from the start (see run)
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/internal/pmprintf"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
@@ -65,6 +66,10 @@ type settings struct {
 	listen       string // --web.listen-address
 	rawShell     bool   // --raw-shell-values
 	shard        string // --shard I/N
+
+	// msgs is libpcp's pmprintf buffer, through which pmie's option
+	// errors, usage and pmNotifyErr lines go where $PCP_STDERR says
+	msgs *pmprintf.Buffer
 }
 
 // prepare checks actions as rules are built: shell actions quote the
@@ -140,30 +145,26 @@ func main() {
 // that fails ends pmie there, with its error, the messages held lost.
 func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
+	s.msgs = &pmprintf.Buffer{Prog: prog, Stderr: stderr}
 	bad := false
-	var pending strings.Builder // pmprintf's messages, said at the end
 	fail := func(msg string) {
-		fmt.Fprintf(&pending, "%s: %s\n", prog, msg)
+		s.msgs.Print(prog + ": " + msg + "\n")
 		bad = true
 	}
 	// libpcp's standard options (pmGetOptions): the time window, the
 	// interval and the zone, with their PCP_* defaults from the
 	// environment, and the archives or host the environment names
-	std := pcpopt.Standard{Prog: prog, Stderr: stderr}
-	said := 0
+	var std pcpopt.Standard
 	flush := func() {
-		for _, m := range std.Msgs[said:] {
-			pending.WriteString(m)
+		for _, m := range std.Msgs {
+			s.msgs.Print(m)
 		}
-		said = len(std.Msgs)
+		std.Msgs = nil
 		bad = bad || std.Errors > 0
 	}
-	std.Flush = func(msg string) {
-		flush()
-		io.WriteString(stderr, pending.String()+msg)
-		pending.Reset()
-	}
+	std = pcpopt.Standard{Prog: prog, Stderr: stderr, Flush: func() error { flush(); return s.msgs.Flush() }}
 	std.Environ(os.Environ())
+	io.WriteString(stderr, std.Early)
 	flush()
 	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
 		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
@@ -283,13 +284,14 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 		fail("the -f and -F options are mutually exclusive")
 	}
 	s.files = operands
-	io.WriteString(stderr, pending.String())
 	if bad {
 		if !std.RuntimeErr { // as pmUsageMessage: no usage after a run-time error
-			io.WriteString(stderr, usage())
+			s.msgs.Print(usage())
 		}
+		s.msgs.Flush()
 		return s, false
 	}
+	s.msgs.Flush()
 	return s, true
 }
 
@@ -324,7 +326,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if s.daemon() {
 		// before the log is opened, so that it belongs to the user
 		if err := becomeDaemon(s.runAs()); err != nil {
-			(&logger{w: stderr, pid: pid}).critical(err.Error())
+			(&logger{w: stderr, pid: pid, pm: s.msgs}).critical(err.Error())
 			return 1
 		}
 	}
@@ -341,7 +343,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	var logf *logFile
 	if s.logfile != "" {
 		var err error
-		logf, err = openLog(s.logfile, stderr)
+		logf, err = openLog(s.logfile, stderr, s.msgs)
 		defer logf.close()
 		if err != nil {
 			fmt.Fprintf(logf, "%v\n", err)
@@ -361,7 +363,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	msgs := &syncWriter{w: said}
 	stderr = &flushFirst{out: out, w: msgs}
 	sv.start(s)
-	lg.w = stderr
+	lg.w, lg.pm = stderr, s.msgs
 	var src *sources
 	if early.archive {
 		src = early
@@ -630,6 +632,9 @@ func calendar(loc *time.Location) eval.Calendar {
 type logger struct {
 	w   io.Writer
 	pid int
+	// pm, if set, is pmprintf's buffer, through which pmNotifyErr sends
+	// its lines where $PCP_STDERR says (w being standard error)
+	pm *pmprintf.Buffer
 }
 
 func (l *logger) notify(level rules.Level, msg string) {
@@ -652,7 +657,12 @@ func (l *logger) write(level, msg string) {
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
-	fmt.Fprintf(l.w, "[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
+	line := fmt.Sprintf("[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
+	if l.pm != nil {
+		l.pm.SendTo(l.w, line)
+		return
+	}
+	io.WriteString(l.w, line)
 }
 
 // newCtime returns a function formatting whole seconds since the epoch

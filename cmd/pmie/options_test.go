@@ -40,14 +40,11 @@ func TestOptionGoldens(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.SplitN(line, "|", 3)
-		if len(f) != 3 {
-			t.Fatalf("bad case line %q", line)
-		}
+	cases, err := goldenfile.Cases(string(data), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range cases {
 		t.Run(f[0], func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join(dir, f[0]+".golden"))
 			if err != nil {

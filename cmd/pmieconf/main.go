@@ -19,6 +19,7 @@ import (
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
 	"github.com/gopcp/pmie/internal/pmieconf"
+	"github.com/gopcp/pmie/internal/pmprintf"
 	"github.com/gopcp/pmie/lang"
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -81,12 +82,13 @@ type opts struct {
 
 func parseArgs(env Env, prog string) (opts, bool) {
 	var o opts
-	var msgs []string
+	// libpcp's pmprintf and pmflush: messages go where $PCP_STDERR says
+	msgs := &pmprintf.Buffer{Prog: prog, Stderr: env.Stderr, LookupEnv: env.LookupEnv}
 	bad := false
 	evs, operands := pcpopt.Parse(env.Args[1:], shortOpts, options)
 	for _, ev := range evs {
 		if ev.Err != "" {
-			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, ev.Err)
+			msgs.Print(prog + ": " + ev.Err + "\n")
 			bad = true
 			continue
 		}
@@ -106,12 +108,12 @@ func parseArgs(env Env, prog string) (opts, bool) {
 		}
 	}
 	if o.force && len(operands) > 0 {
-		msgs = append(msgs, prog+": cannot use -F option with a command\n")
+		msgs.Print(prog + ": cannot use -F option with a command\n")
 		operands = nil
 		bad = true
 	}
 	if len(operands) > 5 {
-		msgs = append(msgs, prog+": too many arguments\n")
+		msgs.Print(prog + ": too many arguments\n")
 		bad = true
 	}
 	if len(operands) > 5 {
@@ -124,8 +126,7 @@ func parseArgs(env Env, prog string) (opts, bool) {
 	}
 	o.command = operands
 	if bad {
-		io.WriteString(env.Stderr, strings.Join(msgs, "")+pcpopt.Usage(prog, synopsis, options)+
-			"\nCommands:\n"+pmieconf.HelpText+"\n")
+		msgs.Send(pcpopt.Usage(prog, synopsis, options) + "\nCommands:\n" + pmieconf.HelpText + "\n")
 		return o, false
 	}
 	return o, true

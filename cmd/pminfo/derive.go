@@ -69,6 +69,7 @@ type msgWriter struct{ c *config }
 func (m msgWriter) Write(b []byte) (int, error) {
 	if len(b) > 0 {
 		m.c.std.Printf(string(b))
+		m.c.flush() // each message, as libpcp's pmLoadDerivedConfig
 	}
 	return len(b), nil
 }

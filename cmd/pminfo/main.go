@@ -15,7 +15,9 @@ import (
 
 	"github.com/gopcp/pmie/internal/cstdio"
 	_ "github.com/gopcp/pmie/internal/hugeheap" // huge pages for the heap: one fault for 2 MB
+	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/internal/pcpopt"
+	"github.com/gopcp/pmie/internal/pmprintf"
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/source"
 )
@@ -112,7 +114,8 @@ func localZone() *time.Location {
 // config is what the command line asks for.
 type config struct {
 	std       pcpopt.Standard
-	deriver   Deriver // nil without derived metrics
+	msgs      *pmprintf.Buffer // pmprintf's buffer
+	deriver   Deriver          // nil without derived metrics
 	batchSize int
 
 	pMid, pFullMid, pFullIID, pDesc, pLabel, pSeries bool
@@ -124,9 +127,13 @@ type config struct {
 // do, returning the operands.
 func parseArgs(env Env, c *config) []string {
 	prog := progName(env.Args[0])
-	c.std = pcpopt.Standard{Prog: prog, Stderr: env.Stderr}
+	c.std = pcpopt.Standard{Prog: prog, Stderr: env.Stderr, Flush: c.flush}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
+	io.WriteString(env.Stderr, c.std.Early)
+	// libpcp's pmprintf and pmflush: messages go where $PCP_STDERR says
+	c.msgs = &pmprintf.Buffer{Prog: prog, Stderr: env.Stderr,
+		LookupEnv: func(k string) (string, bool) { return lookupEnv(env.Environ, k), hasEnv(env.Environ, k) }}
 	if env.Derived != nil {
 		c.deriver = env.Derived(derivedEnv(env.Environ))
 	}
@@ -180,6 +187,17 @@ func parseArgs(env Env, c *config) []string {
 	return operands
 }
 
+// flush is pmflush: the messages of the command line are sent where
+// $PCP_STDERR says. It returns the error a failure to send them left
+// in errno, as pmprintf.Buffer.Flush does.
+func (c *config) flush() error {
+	for _, m := range c.std.Msgs {
+		c.msgs.Print(m)
+	}
+	c.std.Msgs = nil
+	return c.msgs.Flush()
+}
+
 // strtol reads s as strtol(3) does and reports whether all of it was
 // read (an empty string reads as 0).
 func strtol(s string) (int, bool) {
@@ -206,19 +224,14 @@ func run(env Env) int {
 	stdout := cstdio.New(env.Stdout)
 	defer stdout.Flush()
 	prog := c.std.Prog
-	flushMsgs := func() {
-		for _, m := range c.std.Msgs {
-			io.WriteString(env.Stderr, m)
-		}
-		c.std.Msgs = nil
-	}
+	flushMsgs := func() { c.flush() }
 	if c.std.Errors > 0 || c.std.Exit {
+		if !c.std.Exit && !c.std.RuntimeErr {
+			c.std.Printf(pcpopt.Usage(prog, synopsis, options))
+		}
 		flushMsgs()
 		if c.std.Exit {
 			return 0
-		}
-		if !c.std.RuntimeErr {
-			io.WriteString(env.Stderr, pcpopt.Usage(prog, synopsis, options))
 		}
 		return 1
 	}
@@ -290,6 +303,10 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 			return 1, false
 		}
 		p.ender, _ = ctx.(ender)
+		if !p.confReadable(env) {
+			ctx.Close()
+			return 1, false
+		}
 	case pmapi.SourceLocal:
 		if ctx, err = open(source.Embedded(), o); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot make standalone connection on localhost: %s\n", p.prog, errText(err))
@@ -303,6 +320,10 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		c.std.Context = pmapi.SourceHost
 		if ctx, err = open(source.Host(spec), o); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", p.prog, spec, errText(err))
+			return 1, false
+		}
+		if !p.confReadable(env) {
+			ctx.Close()
 			return 1, false
 		}
 	}
@@ -324,6 +345,18 @@ func (p *pminfo) open(env Env, flushMsgs func()) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// confReadable is false, having said so as libpcp does, when a pcp.conf
+// that the environment names cannot be read: libpcp reads its
+// configuration as a context is made and exits there.
+func (p *pminfo) confReadable(env Env) bool {
+	_, err := pcpconf.New(func(k string) (string, bool) { return lookupEnv(env.Environ, k), hasEnv(env.Environ, k) }).Get("PCP_TMP_DIR")
+	if err != nil {
+		io.WriteString(env.Stderr, err.Error())
+		return false
+	}
+	return true
 }
 
 // withDerived puts the derived metrics over ctx (Env.Derived), above any

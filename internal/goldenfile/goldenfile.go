@@ -48,3 +48,21 @@ func (r *Reader) Block(label string) (string, error) {
 	r.rest = r.rest[n+1:]
 	return b, nil
 }
+
+// Cases splits the text of a file of cases into its lines, each of n
+// fields separated by '|' (the last may hold more), passing over empty
+// lines and comments (lines starting '#').
+func Cases(text string, n int) ([][]string, error) {
+	var cases [][]string
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.SplitN(line, "|", n)
+		if len(f) != n {
+			return nil, fmt.Errorf("bad case line %q", line)
+		}
+		cases = append(cases, f)
+	}
+	return cases, nil
+}

@@ -66,9 +66,11 @@ func (e *FatalError) Error() string {
 }
 
 // Get is pmGetConfig(3): the environment's value, else pcp.conf's, else
-// "". The error is a *FatalError when pcp.conf cannot be read, where
-// libpcp exits; the value is then the environment's or Debian's, for
-// the commands that go on.
+// "". The error is a *FatalError when a pcp.conf the environment names
+// cannot be read, where libpcp exits; the value is then the
+// environment's or "", as libpcp gives it to a command that read its
+// configuration first without exiting (pmGetOptionalConfig(3)), as
+// pmie does.
 func (c *Config) Get(name string) (string, error) {
 	v, ok := c.Optional(name)
 	if !ok && c.builtin {
@@ -104,7 +106,6 @@ func (c *Config) load() {
 			return
 		}
 		c.err = &FatalError{Path: path, Err: err}
-		c.builtin = true
 		return
 	}
 	c.file = parse(b)

@@ -51,12 +51,13 @@ type Standard struct {
 	// and -p), only checked
 	guiMode, guiPort bool
 	Msgs             []string // pmprintf output, in order
-	// Flush, if set, takes the messages that libpcp says at once, with
-	// those pmprintf holds before them (a namespace file's diagnostics,
-	// after which the loader flushes; a bad $PCP_DEBUG), so that they
-	// are said even when a tool exits without flushing; else they join
-	// Msgs.
-	Flush func(msg string)
+	// Flush, if set, is pmflush: it sends Msgs where $PCP_STDERR says
+	// and returns the errno a failure to send left (internal/pmprintf),
+	// for the places libpcp flushes while the options are read.
+	Flush func() error
+	// Early is what libpcp writes straight to standard error as it
+	// starts, before any pmprintf output (an invalid $PCP_DEBUG).
+	Early string
 	// Stderr takes what pmcpp (run on a -n file) prints, at once as
 	// its own process would; os.Stderr if nil
 	Stderr io.Writer
@@ -64,15 +65,6 @@ type Standard struct {
 
 // Printf adds a message, as pmprintf does.
 func (s *Standard) Printf(msg string) { s.Msgs = append(s.Msgs, msg) }
-
-// flush says a message at once, as libpcp does, with those held.
-func (s *Standard) flush(msg string) {
-	if s.Flush != nil {
-		s.Flush(msg)
-		return
-	}
-	s.Printf(msg)
-}
 
 // Fail adds a message and counts an error.
 func (s *Standard) Fail(msg string) {
@@ -120,7 +112,7 @@ func (s *Standard) Environ(env []string) {
 			s.setSamples(value)
 		case "DEBUG":
 			if !validDebug(value) {
-				s.flush("Error: $PCP_DEBUG=" + value + " is not valid, ignored\n")
+				s.Early += "Error: $PCP_DEBUG=" + value + " is not valid, ignored\n"
 			}
 			s.setDebug(value)
 		case "TIMEZONE":
@@ -297,7 +289,15 @@ func (s *Standard) loadNamespace(path string, dupok bool) {
 	}
 	if err != nil {
 		if pe, ok := err.(*pmapi.PMNSError); ok {
-			s.flush(pe.Diag)
+			s.Printf(pe.Diag)
+			// libpcp flushes the file's diagnostic at once, and
+			// then reads the errno of an open that failed, which a
+			// failure to flush has replaced
+			if s.Flush != nil {
+				if ferr := s.Flush(); ferr != nil && pmapi.Code(err).Symbol() == "" {
+					err = ferr
+				}
+			}
 		}
 		s.Fail("Cannot load namespace from \"" + path + "\": " + pmapi.Code(err).Error())
 		s.RuntimeErr = true
