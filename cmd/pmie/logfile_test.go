@@ -52,3 +52,24 @@ func TestLogMadeAnew(t *testing.T) {
 		t.Errorf("%s is no longer a device: %v, %v", os.DevNull, fi, err)
 	}
 }
+
+// TestRunAs: the user a daemon switches to is -U's, even empty (pmie
+// then cannot find "the  user"), else $PCP_USER, else pcp when that is
+// empty or unset, as pmie 6.0.3 does (checked with PCP_USER= and with a
+// pcp.conf that has no PCP_USER: its log belongs to pcp).
+func TestRunAs(t *testing.T) {
+	for _, c := range []struct {
+		s       settings
+		env, as string
+	}{
+		{settings{user: true, userName: "daemon"}, "x", "daemon"},
+		{settings{user: true}, "x", ""},
+		{settings{}, "x", "x"},
+		{settings{}, "", "pcp"},
+	} {
+		t.Setenv("PCP_USER", c.env)
+		if got := c.s.runAs(); got != c.as {
+			t.Errorf("%+v with PCP_USER=%q: runs as %q, want %q", c.s, c.env, got, c.as)
+		}
+	}
+}

@@ -95,12 +95,17 @@ func (s settings) daemon() bool {
 	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
 }
 
-// runAs is the user a daemon runs as: -U's, else $PCP_USER.
+// runAs is the user a daemon runs as: -U's (even empty, which no user
+// is), else $PCP_USER, else (unset or empty) pcp, as libpcp's
+// pmGetUsername has it.
 func (s settings) runAs() string {
-	if s.userName != "" {
+	if s.user {
 		return s.userName
 	}
-	return pcpconf.Get("PCP_USER")
+	if u := pcpconf.Get("PCP_USER"); u != "" {
+		return u
+	}
+	return "pcp"
 }
 
 // via is the default host's connection, as pmie names it in its log.
