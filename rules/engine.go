@@ -154,6 +154,12 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 		e.out = bufio.NewWriterSize(cfg.Out, 64<<10)
 	}
 	e.tasks = groupTasks(prog, e.stats.load(prog, b.Rules()), func(*eval.Rule) bool { return true })
+	for _, t := range e.tasks {
+		t.from = cfg.Start
+		for _, h := range t.hosts {
+			h.from = cfg.Start
+		}
+	}
 	return e
 }
 
@@ -203,6 +209,9 @@ func (e *Engine) openArchives() error {
 	timed := e.stats.timer() != nil
 	for _, t := range e.tasks {
 		for _, h := range t.hosts {
+			if h.opened {
+				continue // read on from where it is (interactive runs)
+			}
 			if timed {
 				h.counts = e.stats.host(h.conn)
 			}
@@ -212,7 +221,7 @@ func (e *Engine) openArchives() error {
 			}
 			h.ctx, h.opened = ctx, true
 			if s, ok := ctx.(pmapi.Seeker); ok {
-				if err := s.SetMode(pmapi.ModeInterp, fromReal(e.cfg.Start), interval(t.delta)); err != nil {
+				if err := s.SetMode(pmapi.ModeInterp, fromReal(h.from), interval(t.delta)); err != nil {
 					return fmt.Errorf("pmSetMode failed: %w", err)
 				}
 			}
@@ -259,6 +268,10 @@ func (e *Engine) runArchive() error {
 			}
 		}
 		p.done(b)
+	}
+	p.wg.Wait()
+	if len(p.order) == len(e.tasks) {
+		e.tasks = p.order // the queue as the run left it, for the next
 	}
 	return nil
 }

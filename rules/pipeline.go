@@ -65,6 +65,7 @@ type pipeline struct {
 	quit  chan struct{} // the engine has stopped
 	wg    sync.WaitGroup
 	clock func() time.Time // times the fetches counted (hostFetch.counts)
+	order []*task          // the tasks in order of their next evaluation, at the end
 }
 
 // startPipeline starts fetching the evaluations of the tasks, from start
@@ -92,6 +93,7 @@ func (p *pipeline) run(tasks []*task, start, stop float64) {
 		t.when, t.epoch, t.tick = start, start, 0
 		q = append(q, t)
 	}
+	defer func() { p.order = q }()
 	for len(q) > 0 && q[0].when <= stop {
 		var b *batch
 		select {

@@ -22,6 +22,7 @@ type task struct {
 	tick  int     // intervals since epoch
 	when  float64 // next evaluation
 	retry float64 // interval before retrying unavailable hosts and metrics
+	from  float64 // where the contexts of hosts joining the task start
 }
 
 // hostFetch is one task's fetch from one host: the metrics it delivers
@@ -43,6 +44,11 @@ type hostFetch struct {
 
 	task      *task // the task whose rules h's metrics are of
 	profDirty bool  // ctx's instance profile is to be made (profile)
+
+	// from is where an archive's context starts reading: the start
+	// time when the host joined its task (pmie positions each context
+	// as it makes it, and then only reads on)
+	from float64
 }
 
 // hostFor finds or adds the fetch for conn.
@@ -52,7 +58,7 @@ func (t *task) hostFor(conn string) *hostFetch {
 			return h
 		}
 	}
-	h := &hostFetch{conn: conn, task: t}
+	h := &hostFetch{conn: conn, task: t, from: t.from}
 	t.hosts = append(t.hosts, h)
 	return h
 }

@@ -57,6 +57,9 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 	if s.configFile != "" {
 		files = []string{s.configFile}
 	}
+	if len(files) == 0 && s.interact {
+		return true, false // the debugger's f command loads them
+	}
 	if len(files) == 0 {
 		text, err := io.ReadAll(stdin)
 		if err != nil {

@@ -46,6 +46,7 @@ type settings struct {
 	configFile string
 	files      []string
 	check      bool
+	interact   bool // -d: pmie's debugger
 	checkUnits bool
 	strict     bool // --werror
 	logfile    string
@@ -211,6 +212,10 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 			}
 			s.host, s.hostGiven = ev.Arg, true
 		case 'c':
+			if s.interact {
+				fail("at most one of -c and -d allowed")
+				continue
+			}
 			s.configFile = ev.Arg
 		case 'l':
 			if s.logfile != "" {
@@ -224,7 +229,13 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 			s.verbose = 2
 		case 'W':
 			s.verbose = 3
-		case 'd', 'x', 'X':
+		case 'd':
+			if s.configFile != "" {
+				fail("at most one of -c and -d allowed")
+				continue
+			}
+			s.interact = true
+		case 'x', 'X':
 			fail(fmt.Sprintf("-%c is not supported", ev.Short))
 		case '?':
 			bad = true
@@ -383,7 +394,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 		s = p.s
 	}
-	if s.logfile != "" && s.live() {
+	if s.logfile != "" && s.live() && !s.interact {
 		primary := ""
 		if s.primary {
 			primary = " [primary]"
@@ -412,7 +423,8 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return p.runFleet(ctx)
 	}
 	p.keyFiles = map[string]string{}
-	loaded, lastBad := loadRules(s, p.compiler(), p.src, stdin, stderr, p.keyFiles)
+	comp := p.compiler()
+	loaded, lastBad := loadRules(s, comp, p.src, stdin, stderr, p.keyFiles)
 	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
@@ -434,6 +446,9 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		return 1
 	case s.checkUnits || s.check:
 		return 0
+	}
+	if s.interact {
+		return p.interact(ctx, stdin, comp)
 	}
 	return p.evaluate(ctx)
 }
@@ -538,25 +553,7 @@ func (p *session) evaluate(ctx context.Context) int {
 		fmt.Fprint(p.stderr, err)
 		return 1
 	}
-	ctime := newCtime(p.loc)
-	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
-		Log:          func(msg string) { p.log.notify(rules.Error, msg) },
-		Syslog:       (&actions.SystemLog{}).Send,
-		AlarmProgram: pcpconf.Get("PCP_XCONFIRM_PROG")}
-	p.rt.Act = rules.Actor(runner)
-	cfg := rules.Config{
-		Archive: src.archive, Start: w.start, Stop: w.stop,
-		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
-		Out:        p.out,
-		TimeString: func(sec float64) string { return ctime(int64(sec)) },
-		Calendar:   calendar(p.loc),
-		Open:       p.open,
-		Now:        time.Now,
-		Sleep:      p.sig.sleep,
-		Notify:     p.log.notify,
-		Hosts:      p.hosts,
-		Stats:      p.stats,
-	}
+	runner, cfg := p.engineConfig(w)
 	var d *pmiedaemon.Daemon
 	if p.dcfg != nil || s.listen != "" {
 		if d, err = p.startDaemon(runner, &cfg); err != nil {
@@ -592,22 +589,56 @@ func (p *session) evaluate(ctx context.Context) int {
 		p.sig.enter(phaseArchive)
 		archiveProcs()
 	}
-	if err := eng.Run(ctx); err != nil {
-		p.out.Flush()
-		fmt.Fprintf(p.stderr, "%s: %s\n", prog, errorText(err))
-		return 1
-	}
-	p.out.Flush()
-	if sig, ok := p.sig.stopped(); ok {
-		return exitStatus(sig)
-	}
-	if !s.quiet && eng.Tasks() > 0 {
-		p.log.notify(rules.Info, "evaluator exiting")
+	if status, stop := p.ran(eng.Run(ctx), eng.Tasks()); stop {
+		return status
 	}
 	if s.systemd && realProcess {
 		sdNotify("STOPPING=1")
 	}
 	return 0
+}
+
+// ran ends a run of the engine's tasks that returned err: it says what
+// failed, or that the evaluator is exiting. stop says that pmie ends, with
+// status, after a failure or a signal.
+func (p *session) ran(err error, tasks int) (status int, stop bool) {
+	p.out.Flush()
+	if err != nil {
+		fmt.Fprintf(p.stderr, "%s: %s\n", prog, errorText(err))
+		return 1, true
+	}
+	if sig, ok := p.sig.stopped(); ok {
+		return exitStatus(sig), true
+	}
+	if !p.s.quiet && tasks > 0 {
+		p.log.notify(rules.Info, "evaluator exiting")
+	}
+	return 0, false
+}
+
+// engineConfig is how the engine runs the rules over the time window w,
+// and the runner of their actions.
+func (p *session) engineConfig(w span) (*actions.Runner, rules.Config) {
+	s, src := p.s, p.src
+	ctime := newCtime(p.loc)
+	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
+		Log:          func(msg string) { p.log.notify(rules.Error, msg) },
+		Syslog:       (&actions.SystemLog{}).Send,
+		AlarmProgram: pcpconf.Get("PCP_XCONFIRM_PROG")}
+	p.rt.Act = rules.Actor(runner)
+	return runner, rules.Config{
+		Archive: src.archive, Start: w.start, Stop: w.stop,
+		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
+		Out:        p.out,
+		TimeString: func(sec float64) string { return ctime(int64(sec)) },
+		Calendar:   calendar(p.loc),
+		Open:       p.open,
+		Now:        time.Now,
+		Sleep:      p.sig.sleep,
+		Notify:     p.log.notify,
+		Hosts:      p.hosts,
+		Stats:      p.stats,
+	}
 }
 
 // archiveProcs gives an archive replay two processors where the machine

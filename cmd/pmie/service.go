@@ -117,8 +117,8 @@ func sdNotify(state string) {
 // is; a file that cannot be made is done without, as pmie does. The
 // counts follow stats.
 func (sv *service) openStats(s settings, logName string, stats *rules.Stats, stderr io.Writer) {
-	if !realProcess || !s.live() {
-		return
+	if !realProcess || !s.live() || s.interact {
+		return // pmie's debugger makes none either
 	}
 	dir := filepath.Join(pcpconf.Get("PCP_TMP_DIR"), pmiestats.Subdir)
 	if logName == "" {
