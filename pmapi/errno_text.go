@@ -1,6 +1,7 @@
 package pmapi
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,4 +20,14 @@ func errnoText(n int32) string {
 		return "Unknown error " + strconv.Itoa(int(n))
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Strerror is strerror(3)'s text for the system error under err ("No
+// such file or directory"), or err's own text when there is none.
+func Strerror(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errnoText(int32(errno))
+	}
+	return err.Error()
 }

@@ -50,6 +50,8 @@ var table = map[string]layer{
 	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
+	// the stomp action's client, and the broker stand-in its tests use
+	"actions/stomp": {imports: []string{"pmapi"}, tests: []string{"internal/stomptest", "internal/goldenfile"}},
 	"rules": {imports: []string{"lang", "eval", "actions", "pmapi", "internal/waker"},
 		tests: append([]string{"internal/pmcdtest"}, sources...)},
 	// alerting and the daemon
@@ -64,6 +66,7 @@ var table = map[string]layer{
 		"internal/mmv", "internal/pcpconf"}},
 	// helpers of our own
 	"internal/posixre":               {},
+	"internal/stomptest":             {},
 	"internal/pcpconf":               {imports: []string{"pmapi"}},
 	"internal/pmiestats":             {},
 	"internal/yamlcfg":               {},
@@ -93,8 +96,8 @@ var table = map[string]layer{
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
 	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
-		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap", "internal/nss"),
-		tests: []string{"internal/pmcdtest", "internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest"}},
+		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap", "internal/nss", "actions/stomp"),
+		tests: []string{"internal/pmcdtest", "internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest", "internal/stomptest"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/hugeheap", "internal/cstdio"}, tests: []string{"internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/pmieconf", "internal/hugeheap", "internal/cstdio", "pmapi"}, tests: []string{"pmapi/archive", "pmapi/local", "internal/goldenfile", "internal/pmprintf/pmprintftest"}},
