@@ -89,6 +89,10 @@ type Runner struct {
 	// AlarmProgram is PCP_XCONFIRM_PROG, the program that shows an alarm;
 	// "" prints the alarm instead, as echo(1) would (pmie's fallback).
 	AlarmProgram string
+	// Stomp sends a stomp action's message to the JMS server
+	// (stomp.Client.Send) and reports whether it was sent; nil fails
+	// every stomp action.
+	Stomp func(msg string) bool
 	// Notify, if set, is given every action after it has run (or been
 	// reported, when replaying), for structured alerting. It must not
 	// wait: the evaluator calls Run as the rule fires; nor keep ev, which
@@ -135,6 +139,10 @@ func (r *Runner) run(ev *Event) bool {
 	case Syslog:
 		r.syslog(ev)
 		return true
+	case Stomp:
+		if r.Stomp != nil {
+			return r.Stomp(ev.Message())
+		}
 	}
 	r.log(ev.Kind.String() + " action is not supported")
 	return false

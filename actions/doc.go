@@ -1,5 +1,6 @@
 // Package actions runs what fires when a pmie rule is true: print, shell,
-// syslog and alarm as pmie has them. In archive mode (Runner.Replay)
+// syslog, alarm and stomp as pmie has them (stomp through Runner.Stomp,
+// package actions/stomp's client). In archive mode (Runner.Replay)
 // actions are reported as pmie reports them, "print Thu Jan  1 00:00:00
 // 1970: message", and never run. SyslogArgs checks a syslog action's -p
 // and -t options when its rule is built, with pmie's warnings; SystemLog

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -36,6 +37,38 @@ func TestRefusedAction(t *testing.T) {
 		}
 		if out.String() != report {
 			t.Errorf("replay %v: output %q, want %q", replay, out.String(), report)
+		}
+	}
+}
+
+// TestStompAction checks that a stomp action is given to Runner.Stomp
+// with its message, its answer deciding the action's success, and that in
+// archive mode it is only reported, as pmie reports it.
+func TestStompAction(t *testing.T) {
+	for _, c := range []struct {
+		replay, sent bool
+		want         bool
+		out          string
+	}{
+		{false, true, true, ""},
+		{false, false, false, ""},
+		{true, false, true, "stomp Thu Jan  1 00:00:00 1970: disk full\n"},
+	} {
+		var out bytes.Buffer
+		var got []string
+		r := &Runner{Replay: c.replay, Out: &out,
+			Ctime: func(int64) string { return "Thu Jan  1 00:00:00 1970" },
+			Stomp: func(msg string) bool { got = append(got, msg); return c.sent }}
+		ok := r.Run(&Event{Kind: Stomp, Text: []byte("disk full")})
+		if ok != c.want || out.String() != c.out {
+			t.Errorf("replay %v, sent %v: ok %v, output %q; want %v, %q", c.replay, c.sent, ok, out.String(), c.want, c.out)
+		}
+		sent := []string{"disk full"}
+		if c.replay {
+			sent = nil
+		}
+		if !slices.Equal(got, sent) {
+			t.Errorf("replay %v: sent %q, want %q", c.replay, got, sent)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gopcp/pmie/actions"
+	"github.com/gopcp/pmie/actions/stomp"
 	pmiedaemon "github.com/gopcp/pmie/daemon"
 	"github.com/gopcp/pmie/daemon/fleet"
 	"github.com/gopcp/pmie/daemon/wire"
@@ -59,6 +60,8 @@ type settings struct {
 	systemd    bool   // -F
 	user       bool   // -U
 	userName   string // -U's argument
+	stompFile  string // -j's argument
+	stompGiven bool   // -j, even of ""
 
 	namespace *pmapi.Namespace // -n
 
@@ -205,6 +208,8 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 			s.foreground = true // as pmie's -a implies (so -F is refused)
 		case 'U':
 			s.user, s.userName = true, ev.Arg
+		case 'j':
+			s.stompFile, s.stompGiven = ev.Arg, true
 		case 'h':
 			if len(s.archives) > 0 || s.hostGiven {
 				fail("at most one of -a or -h allowed")
@@ -447,6 +452,10 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	case s.checkUnits || s.check:
 		return 0
 	}
+	if !p.startStomp() {
+		return 1
+	}
+	defer p.stomp.Close()
 	if s.interact {
 		return p.interact(ctx, stdin, comp)
 	}
@@ -483,6 +492,9 @@ type session struct {
 	cur        atomic.Pointer[sources]
 	forks      []*sources // sources made by reloads (engine's goroutine)
 	helpers    helperSet  // pmie-notify, as started
+
+	stomp      *stomp.Client // the JMS server's, for stomp actions
+	stompTried bool          // its configuration was read after start-up
 }
 
 // fleet reports whether pmie evaluates a fleet (the daemon
@@ -624,7 +636,8 @@ func (p *session) engineConfig(w span) (*actions.Runner, rules.Config) {
 	runner := &actions.Runner{Replay: src.archive, Out: p.out, Ctime: ctime,
 		Log:          func(msg string) { p.log.notify(rules.Error, msg) },
 		Syslog:       (&actions.SystemLog{}).Send,
-		AlarmProgram: pcpconf.Get("PCP_XCONFIRM_PROG")}
+		AlarmProgram: pcpconf.Get("PCP_XCONFIRM_PROG"),
+		Stomp:        p.sendStomp}
 	p.rt.Act = rules.Actor(runner)
 	return runner, rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
