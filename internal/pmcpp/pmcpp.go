@@ -20,10 +20,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/pmie/internal/pcpconf"
 	"github.com/gopcp/pmie/pmapi"
@@ -88,12 +90,13 @@ type run struct {
 	ifLine  int
 	skip    bool
 	comment int // line a comment still open began on, else 0
+	ibufLen int // the size of pmcpp's input buffer
 	out     bytes.Buffer
 }
 
 // Run is pmcpp FILE with c's include directory.
 func (c Config) Run(file string, stderr io.Writer) (out []byte, ok bool) {
-	r := &run{cfg: c, stderr: stderr, inIf: ifNone}
+	r := &run{cfg: c, stderr: stderr, inIf: ifNone, ibufLen: 256}
 	err := r.main(file)
 	// an error leaves includes and commands open: pmcpp's exit ends them
 	for _, f := range r.files[min(1, len(r.files)):] {
@@ -138,7 +141,10 @@ func (r *run) main(file string) error {
 	r.topDir = dirname(file)
 	r.marker()
 	for {
-		line, ok := readLine(r.cur().r)
+		line, ok, err := r.readLine(r.cur().r)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			if !r.endInput() {
 				break
@@ -186,21 +192,51 @@ func (r *run) endInput() bool {
 	return true
 }
 
-// readLine reads a line as pmcpp's fgets loop does: through its newline;
-// a NUL ends the text kept from that line, which then runs on into the
-// next; a last line without a newline is not a line.
-func readLine(br *bufio.Reader) ([]byte, bool) {
-	var line []byte
+// readLine reads a line as pmcpp's fgets loop does, into its input
+// buffer: fgets reads up to the buffer's room, through a newline; what it
+// read is kept as far as a NUL; while what is kept does not end in a
+// newline, the buffer doubles and fgets reads on after it. So a NUL ends
+// the text kept of a line, which runs on into the next (or, for a line
+// longer than the buffer, from the next fgets), and a last line without
+// a newline is not a line (ok false). The buffer never shrinks; past 1 GiB
+// pmcpp's realloc fails (its size an int doubled past INT_MAX), its
+// fatal error (err): memory stays bounded on input without newlines
+// (/dev/zero), as in pmcpp.
+func (r *run) readLine(br *bufio.Reader) (line []byte, ok bool, err error) {
 	for {
-		chunk, err := br.ReadBytes('\n')
-		if err != nil {
-			return nil, false
+		room := r.ibufLen - len(line) - 1 // fgets(ip, ibuflen-(ip-ibuf), f)
+		read, nul, nl := 0, false, false
+		for read < room && !nl {
+			if _, err := br.Peek(1); err != nil {
+				if read == 0 {
+					return nil, false, nil // fgets reads nothing: the end
+				}
+				break
+			}
+			buf, _ := br.Peek(min(br.Buffered(), room-read))
+			if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+				buf, nl = buf[:i+1], true
+			}
+			if !nul {
+				if i := bytes.IndexByte(buf, 0); i >= 0 {
+					line, nul = append(line, buf[:i]...), true
+				} else {
+					line = append(line, buf...)
+				}
+			}
+			read += len(buf)
+			br.Discard(len(buf))
 		}
-		if i := bytes.IndexByte(chunk, 0); i >= 0 {
-			line = append(line, chunk[:i]...)
-			continue
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			return line, true, nil
 		}
-		return append(line, chunk...), true
+		if r.ibufLen > math.MaxInt32/2 {
+			// realloc(ibuf, ibuflen*2) of an int gone negative
+			fmt.Fprintf(r.stderr, "[%s] pmcpp(%d) Error: pmcpp: ibuf realloc: malloc(%d) failed: %s\n",
+				time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid(), uint64(1<<64-1<<31), pmapi.Code(syscall.ENOMEM).Error())
+			return nil, false, errStop
+		}
+		r.ibufLen *= 2
 	}
 }
 

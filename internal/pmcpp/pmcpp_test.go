@@ -25,6 +25,9 @@ func TestQuirks(t *testing.T) {
 		{"hash-line", "#ifdef X\n# foo\nhello\n#endif\n", "# 1 \"f\"\n\n# foo\nhello\n\n", "", true},
 		// a NUL ends what is kept of a line, which runs on into the next
 		{"nul", "abc\x00def\nghi\n", "# 1 \"f\"\nabcghi\n", "", true},
+		// ... of what one fgets read: a longer line is read on into a
+		// buffer twice the size, after what was kept
+		{"nul-long-line", "a\x00" + strings.Repeat("0", 300) + "\nc\n", "# 1 \"f\"\na" + strings.Repeat("0", 47) + "\nc\n", "", true},
 		{"no-newline", "root { a 1:1:1 }", "# 1 \"f\"\n", "", true},
 		{"if-line-of-match", "#define X\n#ifdef X\n", "# 1 \"f\"\n\n\n",
 			"pmcpp: f:\npmcpp: Error: End of input and no matching #endif for #ifdef or #ifndef at line 0\n", false},
@@ -45,6 +48,18 @@ func TestQuirks(t *testing.T) {
 		if string(out) != c.out || stderr.String() != c.stderr || ok != c.ok {
 			t.Errorf("%s: got %q, %q, %v\nwant %q, %q, %v", c.name, out, stderr.String(), ok, c.out, c.stderr, c.ok)
 		}
+	}
+}
+
+// TestNoNewline reads a file that never ends a line: pmcpp's buffer
+// doubles until its realloc fails, with pmNoMem's fatal error, as real
+// pmcpp 6.0.3 on /dev/zero (ours ran out of memory).
+func TestNoNewline(t *testing.T) {
+	var stderr strings.Builder
+	out, ok := Config{}.Run("/dev/zero", &stderr)
+	const want = "Error: pmcpp: ibuf realloc: malloc(18446744071562067968) failed: Cannot allocate memory\n"
+	if string(out) != "# 1 \"/dev/zero\"\n" || ok || !strings.HasSuffix(stderr.String(), want) {
+		t.Errorf("got %q, %q, %v", out, stderr.String(), ok)
 	}
 }
 
@@ -98,4 +113,29 @@ func TestDirname(t *testing.T) {
 			t.Errorf("dirname(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzRun preprocesses arbitrary text: pmcpp must never panic, and its
+// output keeps a marker first. Inputs with #include or #shell are passed
+// over, as they would read other files or run commands.
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{"#define D 60\nroot {\n  a D:0:1\n}\n", "#ifdef X\n#else\n#endif\n",
+		"/* a\n#define Q 2 */ Q\n", "#define A 'b c' x\n", "#undef\n", "abc\x00def\n", "#define\t\n", "/*/\n"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if strings.Contains(string(in), "#include") || strings.Contains(string(in), "#shell") {
+			t.Skip()
+		}
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, in, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		out, _ := Config{VarDir: dir}.Run(p, &stderr)
+		if !strings.HasPrefix(string(out), "# 1 \"") {
+			t.Errorf("output %q does not start with a marker", out)
+		}
+	})
 }
