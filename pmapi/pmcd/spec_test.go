@@ -3,6 +3,7 @@ package pmcd_test
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/pmie/pmapi"
@@ -88,4 +89,26 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("%q: %v, want SpecError with %q", in, err, diag)
 		}
 	}
+}
+
+// FuzzParseSpec parses arbitrary host specifications: never a panic, and
+// an error is ErrNotHost or a *SpecError whose diagnostic ends a line.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"localhost", "h:44321,4321", "[fe80::1%eth0]:44321", "h@p:1", "pcp://h/",
+		"unix:/x?", "local:", "h?compress&container=a%20b", "[", "h:", "@", "h@", "?x=%", "pcps://[::1]:1@[::2]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, err := pmcd.ParseSpec(s)
+		var se *pmcd.SpecError
+		switch {
+		case err == nil, errors.Is(err, pmapi.ErrNotHost):
+		case errors.As(err, &se):
+			if se.Diag != "(null)" && !strings.HasSuffix(se.Diag, "\n") {
+				t.Errorf("%q: diagnostic %q", s, se.Diag)
+			}
+		default:
+			t.Errorf("%q: %v", s, err)
+		}
+	})
 }
