@@ -127,13 +127,14 @@ type config struct {
 // do, returning the operands.
 func parseArgs(env Env, c *config) []string {
 	prog := progName(env.Args[0])
+	// libpcp's pmprintf and pmflush: messages go where $PCP_STDERR says
+	// (made first: the environment's namespace flushes them)
+	c.msgs = &pmprintf.Buffer{Prog: prog, Stderr: env.Stderr,
+		LookupEnv: func(k string) (string, bool) { return lookupEnv(env.Environ, k), hasEnv(env.Environ, k) }}
 	c.std = pcpopt.Standard{Prog: prog, Stderr: env.Stderr, Flush: c.flush}
 	c.batchSize = 128
 	c.std.Environ(env.Environ)
 	io.WriteString(env.Stderr, c.std.Early)
-	// libpcp's pmprintf and pmflush: messages go where $PCP_STDERR says
-	c.msgs = &pmprintf.Buffer{Prog: prog, Stderr: env.Stderr,
-		LookupEnv: func(k string) (string, bool) { return lookupEnv(env.Environ, k), hasEnv(env.Environ, k) }}
 	if env.Derived != nil {
 		c.deriver = env.Derived(derivedEnv(env.Environ))
 	}
