@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,6 +60,31 @@ func TestDerivedInstance(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in output:\n%s", want, out)
+		}
+	}
+}
+
+// TestEarlyArchivesClosed: archives opened among the options are closed
+// when pmie stops before using them (a later archive that will not open,
+// a usage error), as an in-process run must leave no files open.
+func TestEarlyArchivesClosed(t *testing.T) {
+	t.Chdir(repoRoot)
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	before := fds()
+	for _, args := range [][]string{
+		{"-a", "testdata/archives/pmie/alpha", "-a", "nosuch", "-c", "testdata/pmie/options.pmie"},
+		{"-a", "testdata/archives/pmie/alpha", "-y", "-c", "testdata/pmie/options.pmie"},
+		{"-a", "testdata/archives/pmie/alpha", "-C", "-c", "testdata/pmie/options.pmie"},
+	} {
+		run(context.Background(), nil, args, strings.NewReader(""), io.Discard, io.Discard)
+		if after := fds(); after != before {
+			t.Errorf("pmie %s: %d files open after, %d before", strings.Join(args, " "), after, before)
 		}
 	}
 }

@@ -357,6 +357,14 @@ func (src *sources) close() {
 		c.Close()
 	}
 	src.opened = nil
+	// archives opened among the options but never put in use (pmie
+	// stopped before openSources)
+	for i := range src.archives {
+		if a := &src.archives[i]; a.ctx != nil {
+			a.ctx.Close()
+			a.ctx = nil
+		}
+	}
 }
 
 // env is how rules find their metrics' metadata. Live hosts that cannot
