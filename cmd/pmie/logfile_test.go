@@ -73,3 +73,16 @@ func TestRunAs(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsDirConfMissing: with a pcp.conf that cannot be read,
+// $PCP_TMP_DIR is empty and the statistics files are in /pmie, where
+// pmie 6.0.3 makes them (strace: mkdir("/pmie")); ours made pmie in the
+// current directory.
+func TestStatsDirConfMissing(t *testing.T) {
+	t.Setenv("PCP_CONF", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("PCP_TMP_DIR", "") // restored after the test
+	os.Unsetenv("PCP_TMP_DIR")
+	if got := statsDir(); got != "/pmie" {
+		t.Errorf("statistics in %q, want /pmie", got)
+	}
+}

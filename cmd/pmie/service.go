@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -87,7 +86,7 @@ func (sv *service) start(s settings) {
 	if s.systemd {
 		sdNotify(fmt.Sprintf("READY=1\nMAINPID=%d", os.Getpid()))
 	}
-	path := filepath.Join(pcpconf.Get("PCP_RUN_DIR"), prog+".pid")
+	path := pcpconf.Get("PCP_RUN_DIR") + "/" + prog + ".pid" // as pmie formats it
 	if f, err := os.Create(path); err == nil {
 		fmt.Fprintf(f, "%d", os.Getpid())
 		f.Chmod(0o444)
@@ -120,7 +119,7 @@ func (sv *service) openStats(s settings, logName string, stats *rules.Stats, std
 	if !realProcess || !s.live() || s.interact {
 		return // pmie's debugger makes none either
 	}
-	dir := filepath.Join(pcpconf.Get("PCP_TMP_DIR"), pmiestats.Subdir)
+	dir := statsDir()
 	if logName == "" {
 		logName = "<none>"
 	}
@@ -134,6 +133,11 @@ func (sv *service) openStats(s settings, logName string, stats *rules.Stats, std
 	sv.stats = f
 	stats.AfterEval(func() { f.Update(statsValues(stats.Totals())) })
 }
+
+// statsDir is where pmie's statistics files are, as pmie formats it:
+// $PCP_TMP_DIR/pmie, which is /pmie when $PCP_TMP_DIR is empty (a
+// pcp.conf that cannot be read), not pmie in the current directory.
+func statsDir() string { return pcpconf.Get("PCP_TMP_DIR") + "/" + pmiestats.Subdir }
 
 // statsValues are the engine's totals as pmie's statistics file holds
 // them (unsigned ints, which wrap as pmie's do).
