@@ -525,11 +525,9 @@ func (p *session) setUp() error {
 	p.out.Flush() // as pmie's line buffering would, before an interrupt
 	p.delta = 10
 	if s.interval != "" {
-		d, err := pmapi.ParseInterval(s.interval)
-		if err != nil {
+		if p.delta, err = intervalSeconds(s.interval); err != nil {
 			return fmt.Errorf("%s: -t argument not in pmParseInterval(3) format:\n%v\n", prog, err)
 		}
-		p.delta = float64(d.Round(time.Microsecond)/time.Microsecond) / 1e6
 	}
 	p.rt = &eval.Runtime{Clock: eval.NewClock()}
 	p.now = p.src.first
