@@ -31,8 +31,9 @@ var defaults = map[string]string{
 // Get is the value of the PCP configuration variable name.
 func Get(name string) string { return Lookup(os.LookupEnv, name) }
 
-// Lookup is Get with the environment read through lookupEnv. A pcp.conf
-// that cannot be read counts as none.
+// Lookup is Get with the environment read through lookupEnv, never
+// fatal: where a pcp.conf the environment names cannot be read, only the
+// environment's values count (others are ""), as Config.Get gives them.
 func Lookup(lookupEnv func(string) (string, bool), name string) string {
 	v, _ := New(lookupEnv).Get(name)
 	return v
