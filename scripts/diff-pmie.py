@@ -409,6 +409,12 @@ def compare(ours, arch, rules, fl, tmp):
     r1, e1, x1 = run1("pmie", arch, rules, fl, tmp)
     r2, _, _ = run1("pmie", arch, rules, fl, tmp)
     o, eo, xo = run1(ours, arch, rules, fl, tmp)
+    return tally(r1, e1, x1, r2, o, eo, xo)
+
+
+def tally(r1, e1, x1, r2, o, eo, xo):
+    """Compares ours (o, eo, xo) with real pmie's first run (r1, e1, x1),
+    counting only the lines of r1 that its second run (r2) repeats."""
     if len(r1) != len(r2):
         stable = set(range(len(r1)))
     else:
@@ -440,7 +446,7 @@ def save(d, name, text):
         f.write(text)
 
 
-def shrink(ours, case, tmp):
+def shrink(ours, case, tmp, compare=compare):
     """Each statement of case on its own; those that still differ."""
     with open(os.path.join(case, "case.json")) as f:
         c = json.load(f)
@@ -537,6 +543,23 @@ def cmd_run(args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def recheck(cases, compare):
+    """Runs kept cases again with compare, saying which still differ."""
+    tmp = tempfile.mkdtemp(prefix="diff-pmie.")
+    try:
+        ours = our_pmie(tmp)
+        left = 0
+        for case in cases:
+            with open(os.path.join(case, "case.json")) as f:
+                c = json.load(f)
+            res = compare(ours, c["arch"], os.path.join(case, "rules.pmie"), c["flags"], tmp)
+            left += not ok(res)
+            print("%s: %s" % (case, "same" if ok(res) else "DIFF"))
+        print("%d of %d still differ" % (left, len(cases)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -548,19 +571,7 @@ def main():
     elif cmd == "run":
         cmd_run(args)
     elif cmd == "recheck":
-        tmp = tempfile.mkdtemp(prefix="diff-pmie.")
-        try:
-            ours = our_pmie(tmp)
-            left = 0
-            for case in args:
-                with open(os.path.join(case, "case.json")) as f:
-                    c = json.load(f)
-                res = compare(ours, c["arch"], os.path.join(case, "rules.pmie"), c["flags"], tmp)
-                left += not ok(res)
-                print("%s: %s" % (case, "same" if ok(res) else "DIFF"))
-            print("%d of %d still differ" % (left, len(args)))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        recheck(args, compare)
     elif cmd == "shrink":
         tmp = tempfile.mkdtemp(prefix="diff-pmie.")
         try:
