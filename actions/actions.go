@@ -84,7 +84,7 @@ type Runner struct {
 	// pmie's does; that the system log cannot be reached is said once
 	// (again only after it was reached).
 	Syslog func(priority int, tag, msg string) error
-	// Shell is the shell command runner; nil uses /bin/sh -c.
+	// Shell is the shell command runner; nil uses /bin/sh -c (as sh).
 	Shell func(ctx context.Context, cmd string) error
 	// AlarmProgram is PCP_XCONFIRM_PROG, the program that shows an alarm;
 	// "" prints the alarm instead, as echo(1) would (pmie's fallback).
@@ -212,6 +212,7 @@ func (r *Runner) shell(cmd string) bool {
 		return r.Shell(context.Background(), cmd) == nil
 	}
 	c := exec.Command("/bin/sh", "-c", cmd)
+	c.Args[0] = "sh" // as system(3) names it: the shell's messages begin "sh: "
 	c.Env = append(os.Environ(), shellPath, "IFS=\t\n")
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
 	if err := c.Run(); err != nil {

@@ -18,29 +18,38 @@ import (
 // compares its exit status, output, messages and -l $LOG log with real
 // pmie's (a usage message up to its first line).
 func TestOptionGoldens(t *testing.T) {
-	dir := filepath.Join(repoRoot, "testdata/golden/pmie-options")
+	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
+	clean := func(s string) string {
+		s = logDate.ReplaceAllString(logStamp.ReplaceAllString(s, "[STAMP] "), "$1 [DATE]")
+		return goldenClean(s, func(l string) bool { return strings.HasPrefix(l, "Usage: pmie ") }) // ours lists options of its own
+	}
+	goldenCases(t, filepath.Join(repoRoot, "testdata/golden/pmie-options"), 3, func(t *testing.T, f []string) string {
+		for _, kv := range strings.Fields(f[1]) {
+			k, v, _ := strings.Cut(kv, "=")
+			t.Setenv(k, v)
+		}
+		t.Setenv("TZ", "UTC")
+		logFile := filepath.Join(t.TempDir(), "pmie.log")
+		code, out, errs := runPmie(t, goldenfile.Words(f[2], map[string]string{"LOG": logFile})...)
+		got := goldenReport(fmt.Sprintf("env %s TZ=UTC pmie %s", f[1], f[2]), code, clean(out), clean(errs))
+		if log, err := os.ReadFile(logFile); err == nil {
+			l := clean(string(log))
+			got += fmt.Sprintf("log: %d lines\n%s", strings.Count(l, "\n"), l)
+		}
+		return got
+	})
+}
+
+// goldenCases runs each case of dir/cases.txt (lines of fields fields
+// split at '|', the first the case's name) as a subtest, comparing what
+// run makes of it with dir/NAME.golden.
+func goldenCases(t *testing.T, dir string, fields int, run func(t *testing.T, f []string) string) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, _ := os.Hostname()
-	hostWord := regexp.MustCompile(`\b` + regexp.QuoteMeta(host) + `\b`)
-	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
-	clean := func(s string) string {
-		s = logDate.ReplaceAllString(logStamp.ReplaceAllString(s, "[STAMP] "), "$1 [DATE]")
-		s = hostWord.ReplaceAllString(s, "@HOST@")
-		var b strings.Builder
-		for _, l := range strings.SplitAfter(s, "\n") {
-			if l != "" && !strings.HasPrefix(l, "[STAMP] Info: evaluator exiting") {
-				b.WriteString(l)
-			}
-			if strings.HasPrefix(l, "Usage: pmie ") { // ours lists options of its own
-				break
-			}
-		}
-		return b.String()
-	}
-	cases, err := goldenfile.Cases(string(data), 3)
+	cases, err := goldenfile.Cases(string(data), fields)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,21 +59,35 @@ func TestOptionGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kv := range strings.Fields(f[1]) {
-				k, v, _ := strings.Cut(kv, "=")
-				t.Setenv(k, v)
-			}
-			t.Setenv("TZ", "UTC")
-			logFile := filepath.Join(t.TempDir(), "pmie.log")
-			code, out, errs := runPmie(t, goldenfile.Words(f[2], map[string]string{"LOG": logFile})...)
-			out, errs = clean(out), clean(errs)
-			got := fmt.Sprintf("command: env %s TZ=UTC pmie %s\nexit: %d\nstdout: %d lines\n%sstderr: %d lines\n%s",
-				f[1], f[2], code, strings.Count(out, "\n"), out, strings.Count(errs, "\n"), errs)
-			if log, err := os.ReadFile(logFile); err == nil {
-				l := clean(string(log))
-				got += fmt.Sprintf("log: %d lines\n%s", strings.Count(l, "\n"), l)
-			}
-			compareLines(t, got, string(want))
+			compareLines(t, run(t, f), string(want))
 		})
 	}
+}
+
+// goldenClean is s, pmie's output or messages with log stamps made
+// [STAMP], as the gen.sh scripts of testdata/golden/pmie-options and
+// pmie-live clean them: this host's name is @HOST@, the line saying the
+// evaluator is exiting is left out, and lines after one last says is
+// the last are left out.
+func goldenClean(s string, last func(string) bool) string {
+	host, _ := os.Hostname()
+	s = regexp.MustCompile(`\b`+regexp.QuoteMeta(host)+`\b`).ReplaceAllString(s, "@HOST@")
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" && !strings.HasPrefix(l, "[STAMP] Info: evaluator exiting") {
+			b.WriteString(l)
+		}
+		if last(l) {
+			break
+		}
+	}
+	return b.String()
+}
+
+// goldenReport is a run of command as the pmie-options and pmie-live
+// goldens record it: the command, its exit status, then its output and
+// its messages, each counted in lines.
+func goldenReport(command string, code int, out, errs string) string {
+	return fmt.Sprintf("command: %s\nexit: %d\nstdout: %d lines\n%sstderr: %d lines\n%s",
+		command, code, strings.Count(out, "\n"), out, strings.Count(errs, "\n"), errs)
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates the goldens of cases.txt from real pmie (PCP 6.0.3) run live
+# on the local pmcd (with its default PMDAs: the rule files use metrics
+# whose values do not change, such as hinv.ncpu). For each line
+# NAME|ARGUMENTS it runs, at the repository root,
+#
+#     TZ=UTC pmie ARGUMENTS
+#
+# and writes NAME.golden: the command, the exit status, then stdout and
+# stderr, each as "stdout: N lines" and those lines. ARGUMENTS are read as
+# the shell reads them. Dates pmie prints (ctime(3)'s, as print actions
+# and -V/-v lines have them) become [DATE], log stamps ([date] pmie(PID))
+# [STAMP], this host's name @HOST@, and the line saying the evaluator is
+# exiting is left out. cmd/pmie/live_golden_test.go reads them, and skips
+# without a pmcd.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../../.."
+rm -f "$here"/*.golden
+host=$(hostname)
+clean() {
+	sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' \
+		-e 's/[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [0-9][0-9][0-9][0-9]/[DATE]/g' \
+		-e "s/\b$host\b/@HOST@/g" | grep -av '^\[STAMP\] Info: evaluator exiting'
+}
+while IFS='|' read -r name args; do
+	case $name in ''|'#'*) continue ;; esac
+	out=$(mktemp) err=$(mktemp)
+	eval "TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
+	rc=$?
+	{
+		echo "command: TZ=UTC pmie $args"
+		echo "exit: $rc"
+		clean <"$out" >"$out.c"; clean <"$err" >"$err.c"
+		echo "stdout: $(wc -l <"$out.c") lines"
+		cat "$out.c"
+		echo "stderr: $(wc -l <"$err.c") lines"
+		cat "$err.c"
+	} >"$here/$name.golden"
+	rm -f "$out" "$err" "$out.c" "$err.c"
+done <"$here/cases.txt"
