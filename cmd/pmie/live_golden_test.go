@@ -7,30 +7,46 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/pmie/internal/goldenfile"
+	"github.com/gopcp/pmie/internal/pmcdtest"
 	"github.com/gopcp/pmie/internal/realtest"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // ctimeDate is a date as ctime(3) writes it, as pmie's print actions and
 // -v/-V lines have it live.
 var ctimeDate = regexp.MustCompile(`[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \d{4}`)
 
-// TestLiveGoldens runs each case of testdata/golden/pmie-live on the
-// local pmcd, as a process of its own (this test binary as pmie: what
-// shell actions write goes to its standard output and error), and
-// compares its exit status, output and messages with real pmie's. It
-// needs a pmcd.
+// TestLiveGoldens runs each case of testdata/golden/pmie-live live, as a
+// process of its own (this test binary as pmie: what shell actions write
+// goes to its standard output and error), and compares its exit status,
+// output, messages and -l $LOG log with real pmie's. A case on $SAMPLE
+// runs against sampleStandIn; the others need the local pmcd.
 func TestLiveGoldens(t *testing.T) {
-	realtest.Require(t, realtest.Pmcd)
-	clean := func(s string) string {
-		s = ctimeDate.ReplaceAllString(logStamp.ReplaceAllString(s, "[STAMP] "), "[DATE]")
-		return goldenClean(s, func(string) bool { return false })
-	}
+	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
+	logPID := regexp.MustCompile(`(?m)^pmie: PID = \d+,`)
 	goldenCases(t, filepath.Join(repoRoot, "testdata/golden/pmie-live"), 2, func(t *testing.T, f []string) string {
+		vars := map[string]string{"LOG": filepath.Join(openDir(t), "pmie.log")} // pmie run as root logs as pcp
+		sample := ""
+		if strings.Contains(f[1], "$SAMPLE") {
+			sample = sampleStandIn(t).Spec()
+			vars["SAMPLE"] = sample
+		} else {
+			realtest.Require(t, realtest.Pmcd)
+		}
+		clean := func(s string) string {
+			s = ctimeDate.ReplaceAllString(logStamp.ReplaceAllString(s, "[STAMP] "), "[DATE]")
+			s = logPID.ReplaceAllString(logDate.ReplaceAllString(s, "$1 [DATE]"), "pmie: PID = PID,")
+			if sample != "" {
+				s = strings.ReplaceAll(s, sample, "@SAMPLE@")
+			}
+			return goldenClean(s, func(string) bool { return false })
+		}
 		var out, errs bytes.Buffer
-		cmd := exec.Command(os.Args[0], goldenfile.Words(f[1], nil)...)
+		cmd := exec.Command(os.Args[0], goldenfile.Words(f[1], vars)...)
 		cmd.Dir = repoRoot
 		cmd.Env = append(ourEnv(), "TZ=UTC")
 		cmd.Stdout, cmd.Stderr = &out, &errs
@@ -42,6 +58,22 @@ func TestLiveGoldens(t *testing.T) {
 			}
 			code = exit.ExitCode()
 		}
-		return goldenReport("TZ=UTC pmie "+f[1], code, clean(out.String()), clean(errs.String()))
+		return goldenReport("TZ=UTC pmie "+f[1], code, clean(out.String()), clean(errs.String())) +
+			goldenLog(vars["LOG"], clean)
+	})
+}
+
+// sampleStandIn is a pmcd stand-in serving what the $SAMPLE cases of
+// testdata/golden/pmie-live use of PCP's sample PMDA (as pmdasample 6.0.3
+// describes it), with no pmcd PMDA: no pmcd.timezone. It names its host
+// as this machine, as libpcp does for a pmcd on localhost that cannot.
+func sampleStandIn(t *testing.T) *pmcdtest.Server {
+	host, _ := os.Hostname()
+	return pmcdtest.Start(t, pmcdtest.Namespace{
+		Hostname: host,
+		Metrics: []pmcdtest.Metric{
+			{Name: "sample.long.one", Desc: pmapi.Desc{PMID: pmapi.NewPMID(29, 0, 10), Type: pmapi.Type32, InDom: pmapi.InDomNull, Sem: pmapi.SemInstant},
+				Values: []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.I32(1)}}},
+		},
 	})
 }

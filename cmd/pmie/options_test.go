@@ -31,13 +31,21 @@ func TestOptionGoldens(t *testing.T) {
 		t.Setenv("TZ", "UTC")
 		logFile := filepath.Join(t.TempDir(), "pmie.log")
 		code, out, errs := runPmie(t, goldenfile.Words(f[2], map[string]string{"LOG": logFile})...)
-		got := goldenReport(fmt.Sprintf("env %s TZ=UTC pmie %s", f[1], f[2]), code, clean(out), clean(errs))
-		if log, err := os.ReadFile(logFile); err == nil {
-			l := clean(string(log))
-			got += fmt.Sprintf("log: %d lines\n%s", strings.Count(l, "\n"), l)
-		}
-		return got
+		return goldenReport(fmt.Sprintf("env %s TZ=UTC pmie %s", f[1], f[2]), code, clean(out), clean(errs)) +
+			goldenLog(logFile, clean)
 	})
+}
+
+// goldenLog is the -l log file, cleaned, as the pmie-options and
+// pmie-live goldens record it after the report: nothing when pmie made
+// no log.
+func goldenLog(file string, clean func(string) string) string {
+	log, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	l := clean(string(log))
+	return fmt.Sprintf("log: %d lines\n%s", strings.Count(l, "\n"), l)
 }
 
 // goldenCases runs each case of dir/cases.txt (lines of fields fields

@@ -560,6 +560,12 @@ func (src *sources) zone(s settings, out io.Writer) (*time.Location, error) {
 		} else if m, err := src.metadata(src.dflt); err == nil {
 			src.loadDerived() // pmie's first context is made for the zone
 			tz = m.(*metaSource).ctx.Source().TZ
+			if tz == "" {
+				// pmcd gave no pmcd.timezone (no pmcd PMDA, or no value):
+				// libpcp's pmNewContextZone fails, and pmie goes on as above
+				fmt.Fprintf(src.log.w, "%s: cannot set timezone from %s\npmNewContextZone failed: %s\n", prog, src.dflt, errText(pmapi.ErrValue))
+				return localZone(), nil
+			}
 		} else {
 			// pmie says so and goes on in the local zone, trying the
 			// host again as it evaluates

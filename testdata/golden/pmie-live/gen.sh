@@ -13,19 +13,30 @@
 # [STAMP], this host's name @HOST@, and the line saying the evaluator is
 # exiting is left out. cmd/pmie/live_golden_test.go reads them, and skips
 # without a pmcd.
+#
+# $SAMPLE in ARGUMENTS is a pmcd serving PCP's sample PMDA alone, with no
+# pmcd PMDA: the private pmcd `/usr/bin/python3 scripts/diff-pmie-live.py
+# setup` starts (localhost:44399); it is @SAMPLE@ in the outputs, which
+# the test runs against a stand-in serving the same metrics. $LOG is a
+# file in a new directory (open to user pcp, as pmie run as root logs as
+# pcp); its lines follow as "log: N lines".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
 rm -f "$here"/*.golden
 host=$(hostname)
+SAMPLE=localhost:44399
 clean() {
 	sed -e 's/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]*\] pmie([0-9]*) /[STAMP] /' \
 		-e 's/[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [0-9][0-9][0-9][0-9]/[DATE]/g' \
-		-e "s/\b$host\b/@HOST@/g" | grep -av '^\[STAMP\] Info: evaluator exiting'
+		-e 's/^\(Log for pmie on [^ ]* started\|Log finished\) .*/\1 [DATE]/' \
+		-e "s/\b$host\b/@HOST@/g" -e "s/$SAMPLE/@SAMPLE@/g" -e 's/^pmie: PID = [0-9]*,/pmie: PID = PID,/' | grep -av '^\[STAMP\] Info: evaluator exiting'
 }
 while IFS='|' read -r name args; do
 	case $name in ''|'#'*) continue ;; esac
-	out=$(mktemp) err=$(mktemp)
+	out=$(mktemp) err=$(mktemp) logdir=$(mktemp -d)
+	chmod 777 "$logdir"
+	LOG=$logdir/pmie.log
 	eval "TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
 	rc=$?
 	{
@@ -36,6 +47,11 @@ while IFS='|' read -r name args; do
 		cat "$out.c"
 		echo "stderr: $(wc -l <"$err.c") lines"
 		cat "$err.c"
+		if [ -f "$LOG" ]; then
+			clean <"$LOG" >"$out.c"
+			echo "log: $(wc -l <"$out.c") lines"
+			cat "$out.c"
+		fi
 	} >"$here/$name.golden"
-	rm -f "$out" "$err" "$out.c" "$err.c"
+	rm -rf "$out" "$err" "$out.c" "$err.c" "$logdir"
 done <"$here/cases.txt"
