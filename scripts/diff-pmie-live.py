@@ -182,7 +182,7 @@ def make_rules(meta, seed, host):
     g = LiveGen(meta, r, [host])
     pre = []
     if r.random() < 0.3:
-        pre.append("delta = %s;" % r.choice(["0.5 sec", "1 sec", "500 msec"]))
+        pre.append("delta = %s;" % r.choice(["0.5 sec", "1 sec", "500 msec", "0.3 sec", "700 msec"]))
     if r.random() < 0.5:
         pre.append('rx = "%s";' % g.regex())
         g.strmacros.append("rx")
@@ -193,7 +193,7 @@ def make_rules(meta, seed, host):
     for _ in range(r.randint(2, 8)):
         s = g.statement(r.randint(1, 3))
         if s.startswith("delta ="):
-            s = "delta = %s" % r.choice(["0.5 sec", "1 sec", "2 sec"])
+            s = "delta = %s" % r.choice(["0.5 sec", "1 sec", "2 sec", "0.7 sec"])
         if r.random() < BAD:
             s = g.breakit(s)
         stmts.append(s + ";")
@@ -204,8 +204,12 @@ def flags(r):
     if r.random() < 0.15:
         return r.choice(["-C", "-C -v", "-C -V"])
     f = [r.choice(["-v", "-v", "-V", "-W", "-V -e", "-e -v"])]
-    f.append("-t 0.5")
-    f.append("-T +%s" % r.choice(["1.2sec", "1.7sec", "2.2sec"]))
+    if r.random() < 0.15:
+        f.append(r.choice(["-b", "-q", "-z", "-Z UTC+3", "-X", "-x"]))
+    t = r.choice([0.3, 0.5, 0.5, 1])
+    # a finish half an interval after an evaluation, so that both pmies
+    # evaluate as often
+    f.append("-t %g -T +%gsec" % (t, t * r.randint(1, 4) + t / 2))
     return " ".join(f)
 
 
