@@ -62,10 +62,10 @@ func (c *Context) updateBounds(tReq float64, rc *rec, mark int, done *int, seenM
 func (m *metricCtl) blockValue(p []byte, v *rawValue) []byte {
 	vt, b := block(p, v.lval)
 	if isBlob(m.desc.Type) {
-		if !blockFits(m.desc.Type, vt, len(b)) {
+		if !pmapi.BlockFits(m.desc.Type, vt, len(b)) {
 			v.n = blobMismatch
 		}
-		return hostOrder(vt, b)
+		return pmapi.HostOrder(vt, b)
 	}
 	v.setNum(asRead(m.desc.Type, vt, b))
 	return nil

@@ -176,7 +176,7 @@ func (v *volume) blockError(p []byte, base int64, lval uint32, at int64) error {
 // values of type t (see atom), reporting false if one is too short.
 func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *interner) ([]pmapi.Value, bool) {
 	n := int(s.numval)
-	if s.valfmt == valInsitu && insituFits(t) {
+	if s.valfmt == valInsitu && pmapi.InsituFits(t) {
 		for j := 0; j < n; j++ {
 			w := s.vals[8*j:]
 			dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: pmapi.Insitu(t, be.Uint32(w[4:]))})
@@ -187,7 +187,7 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *in
 		for j := 0; j < n; j++ {
 			w := s.vals[8*j:]
 			off := int(be.Uint32(w[4:]))*4 - pduHeader
-			if hdr := be.Uint32(p[off:]); hdr&0xffffff != 12 || !vtypeFits(t, pmapi.Type(hdr>>24)) {
+			if hdr := be.Uint32(p[off:]); hdr&0xffffff != 12 || !pmapi.VTypeFits(t, pmapi.Type(hdr>>24)) {
 				a, _ := atom(t, s, j, p, strs)
 				dst = append(dst, pmapi.Value{Inst: int32(be.Uint32(w)), Atom: a})
 				continue
@@ -216,11 +216,11 @@ func appendValues(dst []pmapi.Value, t pmapi.Type, s *rawSet, p []byte, strs *in
 // taking strings and other variable-length values from strs. It returns
 // false if the value does not hold enough bytes for that type.
 //
-// A value stored otherwise than t needs (see insituFits and blockFits) is
+// A value stored otherwise than t needs (see pmapi.InsituFits and pmapi.BlockFits) is
 // a pmapi.Mismatch, which libpcp's pmExtractValue would refuse.
 func atom(t pmapi.Type, s *rawSet, i int, p []byte, strs *interner) (pmapi.Atom, bool) {
 	lval := s.lval(i)
-	if s.valfmt == valInsitu && !insituFits(t) {
+	if s.valfmt == valInsitu && !pmapi.InsituFits(t) {
 		return pmapi.Mismatch(true, lval, ""), true
 	}
 	if s.valfmt == valInsitu {
@@ -230,8 +230,8 @@ func atom(t pmapi.Type, s *rawSet, i int, p []byte, strs *interner) (pmapi.Atom,
 	if t == pmapi.TypeUnknown || t == pmapi.TypeNoSupport {
 		t = vt
 	}
-	if !blockFits(t, vt, len(b)) {
-		return pmapi.Mismatch(false, 0, strs.str(hostOrder(vt, b))), true
+	if !pmapi.BlockFits(t, vt, len(b)) {
+		return pmapi.Mismatch(false, 0, strs.str(pmapi.HostOrder(vt, b))), true
 	}
 	switch t {
 	case pmapi.Type32, pmapi.TypeU32:
@@ -264,74 +264,11 @@ func atom(t pmapi.Type, s *rawSet, i int, p []byte, strs *interner) (pmapi.Atom,
 	return blockAtom(t, strs.str(b)), true
 }
 
-// insituFits reports whether an insitu value can be one of type t, as
-// pmExtractValue allows: only 32-bit values (a float being the old insitu
-// encoding); TypeUnknown is an archive without the metric's descriptor.
-func insituFits(t pmapi.Type) bool {
-	switch t {
-	case pmapi.Type32, pmapi.TypeU32, pmapi.TypeFloat, pmapi.TypeUnknown, pmapi.TypeNoSupport:
-		return true
-	}
-	return false
-}
-
-// vtypeFits reports whether a value block's own type vt suits type t:
-// the same, or 0 (unset) as old archives have.
-func vtypeFits(t, vt pmapi.Type) bool { return vt == t || vt == 0 }
-
-// blockFits reports whether a value block of type vt with n bytes after
-// its header can be a value of type t, as pmExtractValue allows: numbers
-// of exactly their size, strings and aggregates of any, 32-bit integers
-// never (they are insitu). Event records are decoded as they are.
-func blockFits(t, vt pmapi.Type, n int) bool {
-	switch t {
-	case pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
-		return n == 8 && vtypeFits(t, vt)
-	case pmapi.TypeFloat:
-		return n == 4 && vtypeFits(t, vt)
-	case pmapi.TypeString, pmapi.TypeAggregate:
-		return vtypeFits(t, vt)
-	case pmapi.Type32, pmapi.TypeU32:
-		return false
-	}
-	return true
-}
-
-// hostOrder is the bytes b of a value block of type vt in the order
-// libpcp holds them after reading it: a 64-bit or float value in the
-// (little-endian) host's order, anything else as it is.
-func hostOrder(vt pmapi.Type, b []byte) []byte {
-	n := 0
-	switch vt {
-	case pmapi.Type64, pmapi.TypeU64, pmapi.TypeDouble:
-		n = 8
-	case pmapi.TypeFloat:
-		n = 4
-	}
-	if n == 0 {
-		return b
-	}
-	return swapped(b, n)
-}
-
-// swapped is b with its first n bytes in reverse order (b itself if it
-// is shorter).
-func swapped(b []byte, n int) []byte {
-	if len(b) < n {
-		return b
-	}
-	out := append([]byte(nil), b...)
-	for i := 0; i < n; i++ {
-		out[i] = b[n-1-i]
-	}
-	return out
-}
-
 // asRead is the bytes of a numeric value block b of type vt, big-endian,
 // as libpcp's interpolation reads them as a value of type t: from the
-// block in host order (see hostOrder), whatever the block's own type.
+// block in host order (see pmapi.HostOrder), whatever the block's own type.
 func asRead(t, vt pmapi.Type, b []byte) []byte {
-	if vtypeFits(t, vt) {
+	if pmapi.VTypeFits(t, vt) {
 		return b
 	}
 	n := 8
@@ -339,5 +276,5 @@ func asRead(t, vt pmapi.Type, b []byte) []byte {
 	case pmapi.Type32, pmapi.TypeU32, pmapi.TypeFloat:
 		n = 4
 	}
-	return swapped(hostOrder(vt, b), n)
+	return pmapi.Swapped(pmapi.HostOrder(vt, b), n)
 }
