@@ -147,7 +147,7 @@ func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	}
 	out := x.nums(0)
 	if i < len(out) {
-		out[i] = m.conv * v.Atom.Float64()
+		out[i] = m.conv * atomNum(v.Atom)
 	}
 }
 

@@ -107,11 +107,22 @@ func (c *Columns) Fill(vs *pmapi.ValueSet) {
 		if insts[j] != v.Inst {
 			insts[j] = v.Inst
 		}
-		f := v.Atom.Float64()
+		f := atomNum(v.Atom)
 		if math.Float64bits(nums[j]) != math.Float64bits(f) {
 			nums[j] = f
 		}
 	}
+}
+
+// atomNum is the number pmie takes a value as: a value stored otherwise
+// than its metric's descriptor says (a pmapi.Mismatch: the metric's type
+// changed while pmie ran, or an archive stored it so) is 0, as pmie
+// ignores pmExtractValue's refusal and takes the zero it leaves.
+func atomNum(a pmapi.Atom) float64 {
+	if a.Type == pmapi.TypeUnknown {
+		return 0
+	}
+	return a.Float64()
 }
 
 // Drop forgets any values delivered to m that have not been evaluated.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/pmie/internal/goldenfile"
 	"github.com/gopcp/pmie/internal/pmcdtest"
@@ -30,10 +31,14 @@ func TestLiveGoldens(t *testing.T) {
 	logPID := regexp.MustCompile(`(?m)^pmie: PID = \d+,`)
 	goldenCases(t, filepath.Join(repoRoot, "testdata/golden/pmie-live"), 2, func(t *testing.T, f []string) string {
 		vars := map[string]string{"LOG": filepath.Join(openDir(t), "pmie.log")} // pmie run as root logs as pcp
-		sample := ""
+		sample, during := "", func() {}
 		if strings.Contains(f[1], "$SAMPLE") {
-			sample = sampleStandIn(t).Spec()
+			srv := sampleStandIn(t)
+			sample = srv.Spec()
 			vars["SAMPLE"] = sample
+			if d := liveDuring[f[0]]; d != nil {
+				during = func() { d(srv) }
+			}
 		} else {
 			realtest.Require(t, realtest.Pmcd)
 		}
@@ -51,7 +56,11 @@ func TestLiveGoldens(t *testing.T) {
 		cmd.Env = append(ourEnv(), "TZ=UTC")
 		cmd.Stdout, cmd.Stderr = &out, &errs
 		code := 0
-		if err := cmd.Run(); err != nil {
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go during()
+		if err := cmd.Wait(); err != nil {
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) {
 				t.Fatal(err)
@@ -61,6 +70,17 @@ func TestLiveGoldens(t *testing.T) {
 		return goldenReport("TZ=UTC pmie "+f[1], code, clean(out.String()), clean(errs.String())) +
 			goldenLog(vars["LOG"], clean)
 	})
+}
+
+// liveDuring is what gen.sh's during does to the sample PMDA while a case
+// runs, done to the stand-in.
+var liveDuring = map[string]func(*pmcdtest.Server){
+	// pmstore sample.dynamic.meta.pmdesc.type 5: the metric's value, 42,
+	// travels as a double from then on
+	"typechange": func(srv *pmcdtest.Server) {
+		time.Sleep(1500 * time.Millisecond)
+		srv.SetValues("sample.dynamic.meta.metric", []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.F64(42)}})
+	},
 }
 
 // sampleStandIn is a pmcd stand-in serving what the $SAMPLE cases of
@@ -74,6 +94,9 @@ func sampleStandIn(t *testing.T) *pmcdtest.Server {
 		Metrics: []pmcdtest.Metric{
 			{Name: "sample.long.one", Desc: pmapi.Desc{PMID: pmapi.NewPMID(29, 0, 10), Type: pmapi.Type32, InDom: pmapi.InDomNull, Sem: pmapi.SemInstant},
 				Values: []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.I32(1)}}},
+			{Name: "sample.dynamic.meta.metric", Desc: pmapi.Desc{PMID: pmapi.NewPMID(29, 0, 86), Type: pmapi.Type32, InDom: pmapi.InDomNull, Sem: pmapi.SemDiscrete,
+				Units: pmapi.Units{DimSpace: 1, DimTime: -1, ScaleSpace: pmapi.SpaceByte, ScaleTime: pmapi.TimeSec}},
+				Values: []pmapi.Value{{Inst: pmapi.InNull, Atom: pmapi.I32(42)}}},
 		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"reflect"
 	"testing"
 
@@ -192,9 +193,50 @@ func sampleResult() *pmapi.Result {
 	}}
 }
 
+// TestResultTypeChanged decodes values stored otherwise than the type the
+// client knows its metric by (its type changed since the client looked
+// its descriptor up, as sample.dynamic.meta.metric's can): each is a
+// pmapi.Mismatch, which libpcp's pmExtractValue refuses to convert; a
+// metric whose type is not known is taken as its value block says.
+func TestResultTypeChanged(t *testing.T) {
+	in := sampleResult()
+	f64, i32, str, unk := in.Sets[5].PMID, in.Sets[1].PMID, in.Sets[6].PMID, in.Sets[3].PMID
+	types := map[pmapi.PMID]pmapi.Type{
+		in.Sets[0].PMID: pmapi.TypeU32, // U32 as U32: fits
+		i32:             pmapi.TypeDouble,
+		in.Sets[2].PMID: pmapi.TypeFloat,
+		unk:             pmapi.TypeUnknown,
+		in.Sets[4].PMID: pmapi.TypeU64, // a 64-bit block is not a U64 one
+		f64:             pmapi.Type32,
+		str:             pmapi.TypeAggregate,
+	}
+	var got pmapi.Result
+	if err := DecodeResult(EncodeResult(Result, in), &got, func(id pmapi.PMID) pmapi.Type { return types[id] }); err != nil {
+		t.Fatal(err)
+	}
+	want := []pmapi.Type{pmapi.TypeU32, pmapi.TypeUnknown, pmapi.TypeFloat, pmapi.TypeU64, pmapi.TypeUnknown, pmapi.TypeUnknown, pmapi.TypeUnknown}
+	for i, w := range want {
+		if a := got.Sets[i].Values[0].Atom; a.Type != w {
+			t.Errorf("%s: decoded as %s, want %s", got.Sets[i].PMID, a.Type, w)
+		}
+	}
+	// the mismatched double's bytes are as libpcp holds them (host order)
+	if a := got.Sets[5].Values[0].Atom; a.Str() != string(pmapi.HostOrder(pmapi.TypeDouble, []byte{0x40, 0x0c, 0, 0, 0, 0, 0, 0})) {
+		t.Errorf("mismatched double holds % x", a.Str())
+	}
+	if !math.IsNaN(got.Sets[1].Values[0].Atom.Float64()) {
+		t.Errorf("an insitu value of a double metric converts to %v", got.Sets[1].Values[0].Atom.Float64())
+	}
+}
+
 func TestResultRoundTrip(t *testing.T) {
 	in := sampleResult()
-	types := map[pmapi.PMID]pmapi.Type{in.Sets[0].PMID: pmapi.TypeU32, in.Sets[1].PMID: pmapi.Type32}
+	types := map[pmapi.PMID]pmapi.Type{}
+	for _, vs := range in.Sets {
+		if len(vs.Values) > 0 {
+			types[vs.PMID] = vs.Values[0].Atom.Type
+		}
+	}
 	for _, tt := range []Type{Result, HighResResult} {
 		var got pmapi.Result
 		if err := DecodeResult(EncodeResult(tt, in), &got, func(id pmapi.PMID) pmapi.Type { return types[id] }); err != nil {

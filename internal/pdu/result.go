@@ -179,7 +179,7 @@ func (d *decoder) valueSet(vs *pmapi.ValueSet, typeOf func(pmapi.PMID) pmapi.Typ
 		d.fail("value format %d for %s", valfmt, vs.PMID)
 		return
 	}
-	var ityp pmapi.Type
+	ityp := pmapi.TypeUnknown
 	if valfmt == valInsitu && typeOf != nil {
 		ityp = typeOf(vs.PMID)
 	}
@@ -187,13 +187,35 @@ func (d *decoder) valueSet(vs *pmapi.ValueSet, typeOf func(pmapi.PMID) pmapi.Typ
 		inst := d.i32()
 		w := d.u32()
 		var a pmapi.Atom
-		if valfmt == valInsitu {
+		switch {
+		case valfmt == valInsitu && !pmapi.InsituFits(ityp):
+			a = pmapi.Mismatch(true, w, "")
+		case valfmt == valInsitu:
 			a = pmapi.Insitu(ityp, w)
-		} else {
-			a = d.block(int(w))
+		default:
+			a = d.typedBlock(int(w), typeOf, vs.PMID)
 		}
 		vs.Values = append(vs.Values, pmapi.Value{Inst: inst, Atom: a})
 	}
+}
+
+// typedBlock decodes the value block at word offset off as a value of
+// the metric's type (typeOf, nil or TypeUnknown when not known): a block
+// stored otherwise than that type needs is a pmapi.Mismatch, as libpcp's
+// pmExtractValue refuses it (a metric whose type changed since the client
+// looked its descriptor up).
+func (d *decoder) typedBlock(off int, typeOf func(pmapi.PMID) pmapi.Type, id pmapi.PMID) pmapi.Atom {
+	a := d.block(off)
+	if typeOf == nil || d.err != nil {
+		return a
+	}
+	start := off * 4
+	w := binary.BigEndian.Uint32(d.p[start:])
+	vtype, body := pmapi.Type(w>>24), d.p[start+valHdrLen:start+int(w&0xffffff)]
+	if t := typeOf(id); !pmapi.BlockFits(t, vtype, len(body)) {
+		return pmapi.Mismatch(false, 0, string(pmapi.HostOrder(vtype, body)))
+	}
+	return a
 }
 
 // block decodes the value block at word offset off.

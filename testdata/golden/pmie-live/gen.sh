@@ -20,6 +20,9 @@
 # the test runs against a stand-in serving the same metrics. $LOG is a
 # file in a new directory (open to user pcp, as pmie run as root logs as
 # pcp); its lines follow as "log: N lines".
+#
+# during and after change the sample PMDA while a case runs, and restore
+# it (the test's stand-in does the same, liveDuring).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
@@ -32,13 +35,26 @@ clean() {
 		-e 's/^\(Log for pmie on [^ ]* started\|Log finished\) .*/\1 [DATE]/' \
 		-e "s/\b$host\b/@HOST@/g" -e "s/$SAMPLE/@SAMPLE@/g" -e 's/^pmie: PID = [0-9]*,/pmie: PID = PID,/' | grep -av '^\[STAMP\] Info: evaluator exiting'
 }
+during() {
+	case $1 in
+	typechange) sleep 1.5; pmstore -h $SAMPLE sample.dynamic.meta.pmdesc.type 5 >/dev/null ;;
+	esac
+}
+after() {
+	case $1 in
+	typechange) pmstore -h $SAMPLE sample.dynamic.meta.pmdesc.type 0 >/dev/null ;;
+	esac
+}
 while IFS='|' read -r name args; do
 	case $name in ''|'#'*) continue ;; esac
 	out=$(mktemp) err=$(mktemp) logdir=$(mktemp -d)
 	chmod 777 "$logdir"
 	LOG=$logdir/pmie.log
+	during "$name" &
 	eval "TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
 	rc=$?
+	wait
+	after "$name"
 	{
 		echo "command: TZ=UTC pmie $args"
 		echo "exit: $rc"
