@@ -19,3 +19,21 @@ func TestStrtol(t *testing.T) {
 		}
 	}
 }
+
+func TestStrtolBase(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		base int
+		n    int64
+		rest string
+	}{
+		{"", 0, 0, ""}, {"  ", 0, 0, "  "}, {" 1 ", 0, 1, " "}, {"0x10", 0, 16, ""}, {"0X1fg", 0, 31, "g"},
+		{"0x", 0, 0, "x"}, {"0xg", 0, 0, "xg"}, {"010", 0, 8, ""}, {"08", 0, 0, "8"}, {"-0x10", 0, -16, ""},
+		{"0x10", 16, 16, ""}, {"10", 16, 16, ""}, {"0x10", 10, 0, "x10"}, {"777", 8, 511, ""},
+		{"0x8000000000000000", 0, math.MaxInt64, ""}, {"-0x8000000000000001", 0, math.MinInt64, ""},
+	} {
+		if n, rest := StrtolBase(c.in, c.base); n != c.n || rest != c.rest {
+			t.Errorf("StrtolBase(%q, %d) = %d, %q; want %d, %q", c.in, c.base, n, rest, c.n, c.rest)
+		}
+	}
+}

@@ -147,9 +147,11 @@ func main() {
 	os.Exit(code)
 }
 
-// parseArgs interprets the command line; ok is false after a usage error.
-// Messages are held until the end, as pmprintf holds them until the
-// usage message, unless libpcp flushes them sooner. Each archive of -a is
+// parseArgs interprets the command line; ok is false when pmie stops
+// there: a usage error, an error such as a namespace that will not load,
+// or an archive that will not open. Messages are held in pmprintf's
+// buffer until the end (then with the usage message, if any), unless
+// libpcp flushes them sooner. Each archive of -a is
 // given to openArchive as the option is read, as pmie opens it then: one
 // that fails ends pmie there, with its error, the messages held lost.
 func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) (s settings, ok bool) {

@@ -408,51 +408,12 @@ func envPorts(name string, def int) []int {
 	return out
 }
 
-// strtolPort reads s as (int)strtol(s, &end, 0) must read it wholly, and
-// not negative.
+// strtolPort reads s as (int)strtol(s, &end, 0) must read it wholly
+// (blanks alone are not read), and not negative.
 func strtolPort(s string) (int, bool) {
-	t := strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg = t[0] == '-'
-		t = t[1:]
-	}
-	base := 10
-	switch {
-	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && isHex(t[2]):
-		base, t = 16, t[2:]
-	case len(t) > 1 && t[0] == '0':
-		base = 8
-	}
-	if t == "" {
-		// strtol of nothing is 0, the whole string unread: only an
-		// empty entry (or blanks) ends where it started and is taken
-		return 0, strings.TrimSpace(s) == ""
-	}
-	v, err := strconv.ParseUint(t, base, 64)
-	if err != nil {
-		if e, ok := err.(*strconv.NumError); !ok || e.Err != strconv.ErrRange {
-			return 0, false
-		}
-		v = 1 << 63
-	}
-	var l int64
-	switch {
-	case neg && v >= 1<<63:
-		l = -1 << 63
-	case neg:
-		l = -int64(v)
-	case v >= 1<<63:
-		l = 1<<63 - 1
-	default:
-		l = int64(v)
-	}
+	l, rest := pmapi.StrtolBase(s, 0)
 	p := int(int32(l))
-	return p, p >= 0
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	return p, rest == "" && p >= 0
 }
 
 // DefaultPorts is $PMCD_PORT (a comma-separated list) or DefaultPort.

@@ -62,7 +62,8 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	for in, want := range map[string][]int{"4321,44321": {4321, 44321}, "": {0}, "0x10, 010": {16, 8},
-		"1,": {1, 0}, "x": {44321}, "1,-2": {44321}, " 5": {5}, "5 ": {44321}} {
+		"1,": {1, 0}, "x": {44321}, "1,-2": {44321}, " 5": {5}, "5 ": {44321},
+		" ": {44321}, "1, ": {44321}, "4294967297": {1}, "0x": {44321}} {
 		t.Setenv("PMCD_PORT", in)
 		if sp, _ := pmcd.ParseSpec("h"); !reflect.DeepEqual(sp.Ports, want) {
 			t.Errorf("PMCD_PORT=%q: %v, want %v", in, sp.Ports, want)
