@@ -48,14 +48,20 @@ func ReadConfig(name string) (cfg *Config, errs []string) {
 	if len(name) > pathMax-1 {
 		name = name[:pathMax-1]
 	}
-	cfg = &Config{File: name, Port: -1, Timeout: 2, Topic: "PMIE"}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, []string{"Cannot open STOMP configuration file " + name + ": " + pmapi.Strerror(err)}
 	}
 	defer f.Close()
+	return parseConfig(name, f)
+}
+
+// parseConfig reads the text of the stomp file name from in, as
+// ReadConfig does once the file is open.
+func parseConfig(name string, in io.Reader) (cfg *Config, errs []string) {
+	cfg = &Config{File: name, Port: -1, Timeout: 2, Topic: "PMIE"}
 	set := map[string]bool{}
-	r := bufio.NewReader(io.LimitReader(f, maxRead))
+	r := bufio.NewReader(io.LimitReader(in, maxRead))
 	for {
 		chunk, ok := nextChunk(r)
 		if !ok {

@@ -84,3 +84,39 @@ func TestReadConfigFiles(t *testing.T) {
 		t.Errorf("long name: %.80q", errs)
 	}
 }
+
+// FuzzParseConfig reads any text as a stomp file: no panic, and either a
+// configuration whose values hold no white space or NUL, or pmie's
+// messages for the keys missing, never both.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{"host=h\nport=61616\nusername=u\npassword=p\n",
+		"hostname=h\nport=1\nuser=u\npasscode=p\ntimeout=7\ntopic=T\n",
+		"host=a b\nport=2x\nusername=u\x00v\npassword=p\tq\ntopic=\n",
+		"host= h\nport= 5\nusername=u\npassword=p", " host=h\nHOST=h\n#port=1\n",
+		"host=h\nport=99999999999999999999\nusername=u\npassword=p\n",
+		"host=h\nport=1\nusername=u\npassword=p\ntopic=" + strings.Repeat("y", 4089) + "topic=t\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cfg, errs := parseConfig("F", strings.NewReader(text))
+		if (cfg == nil) == (errs == nil) {
+			t.Fatalf("%q: configuration %+v with messages %q", text, cfg, errs)
+		}
+		for _, e := range errs {
+			if !strings.HasPrefix(e, "No ") || !strings.HasSuffix(e, " in STOMP config file F") {
+				t.Errorf("%q: message %q", text, e)
+			}
+		}
+		if cfg == nil {
+			return
+		}
+		if cfg.Port == -1 {
+			t.Errorf("%q: no port, yet a configuration", text)
+		}
+		for _, v := range []string{cfg.Host, cfg.User, cfg.Pass, cfg.Topic} {
+			if strings.ContainsAny(v, " \t\n\v\f\r\x00") || len(v) >= lineMax {
+				t.Errorf("%q: value %q", text, v)
+			}
+		}
+	})
+}
