@@ -122,21 +122,30 @@ func argument(rest []byte) (arg string, ok bool) {
 	return string(rest[i:j]), i < j
 }
 
-// command does one command line. quit is true for q; status is pmie's
-// exit status when the command ends pmie, else -1.
-func (d *debugger) command(ctx context.Context, line []byte) (quit bool, status int) {
-	p := d.p
+// splitCommand splits a command line into its command, one printable
+// character (isgraph) after any white space, and its argument (see
+// argument). ok is false for a line with no command.
+func splitCommand(line []byte) (cmd byte, arg string, given, ok bool) {
 	i := 0
 	for i < len(line) && isSpace(line[i]) {
 		i++
 	}
-	// the command is one printable character (isgraph), the rest its
-	// argument
 	if i == len(line) || line[i] <= ' ' || line[i] >= 0x7f {
+		return 0, "", false, false
+	}
+	arg, given = argument(line[i+1:])
+	return line[i], arg, given, true
+}
+
+// command does one command line. quit is true for q; status is pmie's
+// exit status when the command ends pmie, else -1.
+func (d *debugger) command(ctx context.Context, line []byte) (quit bool, status int) {
+	p := d.p
+	cmd, arg, given, ok := splitCommand(line)
+	if !ok {
 		return false, -1
 	}
-	arg, given := argument(line[i+1:])
-	switch line[i] {
+	switch cmd {
 	case 'f':
 		return false, d.load(arg, given)
 	case 'l':
