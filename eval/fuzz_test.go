@@ -12,7 +12,8 @@ import (
 )
 
 // FuzzRules compiles and evaluates arbitrary rule text over a few metrics:
-// whatever the text, building, evaluating and printing must not panic.
+// whatever the text, building, evaluating, printing and listing (pmie
+// -d's l and v) must not panic.
 // Seeds are the rule files of the goldens and of the semantic scripts.
 func FuzzRules(f *testing.F) {
 	for _, pat := range []string{"../testdata/pmie/*.pmie", "testdata/fuzz/seed/*.pmie"} {
@@ -55,6 +56,8 @@ func FuzzRules(f *testing.F) {
 				show(r, 2)
 				show(r, 3)
 				r.Root.Syntax()
+				r.Listing()
+				r.BindingListing()
 			}
 		}
 	})

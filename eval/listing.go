@@ -78,7 +78,7 @@ func (x *Node) list(b *strings.Builder) {
 		x.Arg2.listOperand(b, x.Op == OpRule || x.Arg2.listedBare())
 	case x.Arg1 != nil:
 		b.WriteString(x.opName() + " ")
-		x.Arg1.listOperand(b, x.Arg1.Op == OpActSeq || x.Arg1.Op == OpActAlt || x.Op == OpDelay)
+		x.Arg1.listOperand(b, x.Arg1.Op == OpActSeq || x.Arg1.Op == OpActAlt)
 	}
 }
 

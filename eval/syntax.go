@@ -7,8 +7,9 @@ import (
 	"github.com/gopcp/pmie/pmapi"
 )
 
-// Syntax renders x in pmie's rule syntax, as pmie's debugger lists rules:
-// operands in parentheses unless they are simple, constants by value.
+// Syntax renders x in pmie's rule syntax, for pmie --check-units's
+// messages: operands in parentheses unless they are simple, constants by
+// value. pmie's debugger lists rules otherwise (Rule.Listing).
 func (x *Node) Syntax() string {
 	var b strings.Builder
 	x.syntax(&b)
