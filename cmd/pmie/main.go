@@ -457,7 +457,9 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	if !p.startStomp() {
 		return 1
 	}
-	defer p.stomp.Close()
+	// the client may be made later, by a stomp action that came with a
+	// reload or the debugger's f: close the one there is at the end
+	defer func() { p.stomp.Close() }()
 	if s.interact {
 		return p.interact(ctx, stdin, comp)
 	}

@@ -114,3 +114,34 @@ func TestStompGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestStompClosedWhenMadeLate checks that a stomp client made after
+// start-up (the debugger's f loading the first stomp action) is closed
+// when pmie ends: the deferred Close took the client there was at start,
+// none, and left the connection open.
+func TestStompClosedWhenMadeLate(t *testing.T) {
+	host, _ := os.Hostname()
+	pmcd := pmcdtest.Start(t, pmcdtest.Sample(host))
+	br, err := stomptest.Start("127.0.0.1:0", stomptest.Behaviour{Replies: 2, CloseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "stomp.conf")
+	text := "host=127.0.0.1\nport=" + strconv.Itoa(br.Port()) + "\nusername=joe\npassword=secret\n"
+	later := filepath.Join(dir, "later.pmie")
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(later, []byte("delta = 200 msec;\ns = hinv.ncpu > 0 -> stomp \"late\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := debugRun(t, "f "+later+"\nr 300msec\nq\n", "-h", pmcd.Spec(), "-j", conf)
+	if code != 0 {
+		t.Fatalf("status %d, stderr:\n%s", code, errs)
+	}
+	if !br.Settle(1, 5*time.Second) || !strings.Contains(br.Record(), "late\\x00\\n\"\nclosed by the client\n") {
+		t.Errorf("the connection was not closed after the stomp action:\n%s\nstderr:\n%s", br.Record(), errs)
+	}
+}
