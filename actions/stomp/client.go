@@ -22,7 +22,7 @@ import (
 // is made again at the next Send, but not within a minute of the last
 // attempt (each attempt, even one refused as too soon, counting as one);
 // meanwhile Send fails with pmie's "Bad file descriptor". Messages are
-// pmie's: Info ones (the steps of connecting) only when Verbose.
+// pmie's, the steps of connecting (Info) only when Verbose.
 //
 // Where pmie would wait for ever, the client gives up after the timeout
 // (BoundWait when that is 0 or less): connecting to an address, a write
@@ -56,6 +56,8 @@ const ackMax = 1 << 20
 // Start makes the first connection; false means pmie is to exit with
 // status 1 (its messages said).
 func (c *Client) Start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.started = true
 	if !c.connect() {
 		c.disconnect()

@@ -3,8 +3,8 @@
 // of a JMS server, as pmie 6.0.3 does, with the configuration file of
 // pmie's -j option (ReadConfig) and the same bytes on the wire and
 // messages (Client). Unlike pmie's, every wait is bounded: a broker that
-// is down, silent or gone never holds the evaluation for longer than the
-// configured timeout (see Client).
+// is down, silent or gone holds the evaluation for at most the configured
+// timeout at each step of connecting or sending (see Client).
 package stomp
 
 import (
