@@ -128,6 +128,14 @@ func (br *Broker) accept() {
 		}
 		cn := &conn{c: c}
 		br.mu.Lock()
+		select {
+		case <-br.done:
+			// taken as Close closed the rest: no one would close it
+			br.mu.Unlock()
+			c.Close()
+			return
+		default:
+		}
 		br.conns = append(br.conns, cn)
 		br.mu.Unlock()
 		br.note()
