@@ -205,40 +205,44 @@ func (d *decoder) valueSet(vs *pmapi.ValueSet, typeOf func(pmapi.PMID) pmapi.Typ
 // pmExtractValue refuses it (a metric whose type changed since the client
 // looked its descriptor up).
 func (d *decoder) typedBlock(off int, typeOf func(pmapi.PMID) pmapi.Type, id pmapi.PMID) pmapi.Atom {
-	a := d.block(off)
+	a, vtype, body := d.block(off)
 	if typeOf == nil || d.err != nil {
 		return a
 	}
-	start := off * 4
-	w := binary.BigEndian.Uint32(d.p[start:])
-	vtype, body := pmapi.Type(w>>24), d.p[start+valHdrLen:start+int(w&0xffffff)]
 	if t := typeOf(id); !pmapi.BlockFits(t, vtype, len(body)) {
 		return pmapi.Mismatch(false, 0, string(pmapi.HostOrder(vtype, body)))
 	}
 	return a
 }
 
-// block decodes the value block at word offset off.
-func (d *decoder) block(off int) pmapi.Atom {
+// block decodes the value block at word offset off, giving also the
+// block's own type and the bytes after its header.
+func (d *decoder) block(off int) (a pmapi.Atom, vtype pmapi.Type, body []byte) {
 	if d.err != nil {
-		return pmapi.Atom{}
+		return pmapi.Atom{}, 0, nil
 	}
 	start := off * 4
 	if off < 0 || off > len(d.p)/4 || start < resultHeadLen(d.t) || start+valHdrLen > len(d.p) {
 		d.fail("value block offset %d outside the PDU", off)
-		return pmapi.Atom{}
+		return pmapi.Atom{}, 0, nil
 	}
 	w := binary.BigEndian.Uint32(d.p[start:])
 	vtype, vlen := pmapi.Type(w>>24), int(w&0xffffff)
 	if vlen < valHdrLen || start+vlen > len(d.p) {
 		d.fail("value block length %d at byte %d", vlen, start)
-		return pmapi.Atom{}
+		return pmapi.Atom{}, 0, nil
 	}
-	body := d.p[start+valHdrLen : start+vlen]
+	body = d.p[start+valHdrLen : start+vlen]
 	if len(body) < fixedSize(vtype) {
 		d.fail("%d-byte value block for type %s", len(body), vtype)
-		return pmapi.Atom{}
+		return pmapi.Atom{}, 0, nil
 	}
+	return blockAtom(vtype, body), vtype, body
+}
+
+// blockAtom is the value of a block of type vtype whose bytes after the
+// header are body, long enough for the type.
+func blockAtom(vtype pmapi.Type, body []byte) pmapi.Atom {
 	switch vtype {
 	case pmapi.Type32:
 		return pmapi.I32(int32(binary.BigEndian.Uint32(body)))
@@ -253,10 +257,8 @@ func (d *decoder) block(off int) pmapi.Atom {
 	case pmapi.TypeDouble:
 		return pmapi.F64(math.Float64frombits(binary.BigEndian.Uint64(body)))
 	case pmapi.TypeString:
-		if i := bytes.IndexByte(body, 0); i >= 0 {
-			body = body[:i]
-		}
-		return pmapi.String(string(body))
+		str, _, _ := bytes.Cut(body, []byte{0})
+		return pmapi.String(string(str))
 	}
 	return pmapi.Blob(vtype, string(body))
 }
