@@ -77,6 +77,7 @@ type Broker struct {
 	changed func() // called after each change of the record, if set
 	wg      sync.WaitGroup
 	done    chan struct{} // closed by Close
+	closing sync.Once
 }
 
 type conn struct {
@@ -107,16 +108,19 @@ func (br *Broker) OnChange(f func()) { br.changed = f }
 // Port is the port the broker listens on.
 func (br *Broker) Port() int { return br.ln.Addr().(*net.TCPAddr).Port }
 
-// Close stops listening and closes every connection.
+// Close stops listening and closes every connection; once closed, it
+// does nothing more.
 func (br *Broker) Close() {
-	close(br.done)
-	br.ln.Close()
-	br.mu.Lock()
-	for _, c := range br.conns {
-		c.c.Close()
-	}
-	br.mu.Unlock()
-	br.wg.Wait()
+	br.closing.Do(func() {
+		close(br.done)
+		br.ln.Close()
+		br.mu.Lock()
+		for _, c := range br.conns {
+			c.c.Close()
+		}
+		br.mu.Unlock()
+		br.wg.Wait()
+	})
 }
 
 func (br *Broker) accept() {
