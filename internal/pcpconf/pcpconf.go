@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -100,7 +103,7 @@ func (c *Config) load() {
 	}
 	c.loaded = true
 	path, named := c.path()
-	b, err := os.ReadFile(path)
+	vars, err := read(path)
 	if err != nil {
 		if !named && errors.Is(err, fs.ErrNotExist) {
 			c.builtin = true // PCP is not installed
@@ -109,7 +112,47 @@ func (c *Config) load() {
 		c.err = &FatalError{Path: path, Err: err}
 		return
 	}
-	c.file = parse(b)
+	c.file = vars
+}
+
+// cache is the pcp.conf read last: a process looks its variables up
+// one at a time, each look-up a new Config, and would otherwise read
+// the file again for each (8 times in a pminfo -f).
+var cache struct {
+	sync.Mutex
+	path  string
+	stamp stamp
+	vars  map[string]string // not to be changed
+}
+
+// stamp is what shows that a file is the one read before.
+type stamp struct {
+	ino, size int64
+	mtime     time.Time
+}
+
+// read is pcp.conf's variables at path, from the cache while the file
+// there has the same inode, size and modification time.
+func read(path string) (map[string]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	st := stamp{size: fi.Size(), mtime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = int64(sys.Ino)
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.vars != nil && cache.path == path && cache.stamp == st {
+		return cache.vars, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cache.path, cache.stamp, cache.vars = path, st, parse(b)
+	return cache.vars, nil
 }
 
 // path is where pcp.conf is, and whether the environment named it.

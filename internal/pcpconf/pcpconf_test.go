@@ -95,3 +95,30 @@ func TestMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAgainWhenChanged: pcp.conf is read once while it stays the
+// same file, and again when it changes (or another is named).
+func TestReadAgainWhenChanged(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "pcp.conf")
+	env := map[string]string{"PCP_CONF": conf}
+	lookupEnv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, want := range []string{"/one", "/second"} {
+		if err := os.WriteFile(conf, []byte("PCP_TMP_DIR="+want+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got := Lookup(lookupEnv, "PCP_TMP_DIR"); got != want {
+				t.Errorf("PCP_TMP_DIR = %q, want %q", got, want)
+			}
+		}
+	}
+	other := filepath.Join(dir, "other.conf")
+	if err := os.WriteFile(other, []byte("PCP_TMP_DIR=/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env["PCP_CONF"] = other
+	if got := Lookup(lookupEnv, "PCP_TMP_DIR"); got != "/other" {
+		t.Errorf("PCP_TMP_DIR from %s = %q, want /other", other, got)
+	}
+}
