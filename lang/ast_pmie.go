@@ -221,8 +221,9 @@ type Dropped struct {
 	// expr_N) but evaluates none of them.
 	Reduced []*Stmt
 	// Anon says that the statement is unnamed and that pmie built an
-	// expression of it despite its error (the left operand of && or ||
-	// whose right operand failed), which used up an expr_N name, if the
-	// metrics it looked up were found.
+	// expression or a constant of it despite its error (the left operand
+	// of && or || whose right operand failed, a rule's condition whose
+	// action failed), which used up an expr_N name, if the metrics it
+	// looked up were found.
 	Anon bool
 }

@@ -211,8 +211,9 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 	if s.errs > 0 {
 		// pmie drops an expression with an error; it would still define a
 		// macro, but no clean text is left to define it from. What it
-		// built (&& or || whose right operand failed) used up the name.
-		s.stmt.Anon = anon && x.v == vExpr
+		// built (&& or || whose right operand failed, a rule's condition,
+		// even a constant, whose action failed) used up the name.
+		s.stmt.Anon = anon && (x.v == vExpr || x.v == vConst)
 		return nil
 	}
 	if x.x == nil {

@@ -50,6 +50,9 @@ func TestPmieDroppedAnon(t *testing.T) {
 		{`r = a.b > 0 && nomatch_inst "x$" a.b > 0;`, false},
 		{`nomatch_inst "x$" a.b > 0;`, false},
 		{`a.b + > 0;`, false},
+		{`true -> print i;`, true},
+		{`1 > 0 -> print "x" & print i;`, true},
+		{`x = true -> print i;`, false},
 	} {
 		f := ParsePmie("t.pmie", c.text)
 		anon := false
