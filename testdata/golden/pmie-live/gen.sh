@@ -25,6 +25,7 @@
 # it (the test's stand-in does the same, liveDuring).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../pmie-options/report.sh"
 cd "$here/../../.."
 rm -f "$here"/*.golden
 host=$(hostname)
@@ -55,19 +56,6 @@ while IFS='|' read -r name args; do
 	rc=$?
 	wait
 	after "$name"
-	{
-		echo "command: TZ=UTC pmie $args"
-		echo "exit: $rc"
-		clean <"$out" >"$out.c"; clean <"$err" >"$err.c"
-		echo "stdout: $(wc -l <"$out.c") lines"
-		cat "$out.c"
-		echo "stderr: $(wc -l <"$err.c") lines"
-		cat "$err.c"
-		if [ -f "$LOG" ]; then
-			clean <"$LOG" >"$out.c"
-			echo "log: $(wc -l <"$out.c") lines"
-			cat "$out.c"
-		fi
-	} >"$here/$name.golden"
-	rm -rf "$out" "$err" "$out.c" "$err.c" "$logdir"
+	report "$name" "TZ=UTC pmie $args" "$rc" "$out" "$err" "$LOG"
+	rm -rf "$out" "$err" "$logdir"
 done <"$here/cases.txt"

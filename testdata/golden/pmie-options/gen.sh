@@ -16,6 +16,7 @@
 # cmd/pmie/options_test.go reads them.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/report.sh"
 cd "$here/../../.."
 rm -f "$here"/*.golden
 host=$(hostname)
@@ -26,19 +27,6 @@ while IFS='|' read -r name envs args; do
 	LOG=$logdir/pmie.log
 	eval "env $envs TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
 	rc=$?
-	{
-		echo "command: env $envs TZ=UTC pmie $args"
-		echo "exit: $rc"
-		clean <"$out" >"$out.c"; clean <"$err" >"$err.c"
-		echo "stdout: $(wc -l <"$out.c") lines"
-		cat "$out.c"
-		echo "stderr: $(wc -l <"$err.c") lines"
-		cat "$err.c"
-		if [ -f "$LOG" ]; then
-			clean <"$LOG" >"$out.c"
-			echo "log: $(wc -l <"$out.c") lines"
-			cat "$out.c"
-		fi
-	} >"$here/$name.golden"
-	rm -rf "$out" "$err" "$out.c" "$err.c" "$logdir"
+	report "$name" "env $envs TZ=UTC pmie $args" "$rc" "$out" "$err" "$LOG"
+	rm -rf "$out" "$err" "$logdir"
 done <"$here/cases.txt"
