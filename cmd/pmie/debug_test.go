@@ -63,11 +63,7 @@ func debugClean(s string) string {
 // with real pmie's (gen.sh).
 func TestDebugGoldens(t *testing.T) {
 	dir := filepath.Join(repoRoot, "testdata/golden/pmie-debug")
-	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := goldenfile.Cases(string(data), 3)
+	cases, err := goldenfile.ReadCases(dir, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

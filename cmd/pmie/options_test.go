@@ -53,11 +53,7 @@ func goldenLog(file string, clean func(string) string) string {
 // run makes of it with dir/NAME.golden.
 func goldenCases(t *testing.T, dir string, fields int, run func(t *testing.T, f []string) string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := goldenfile.Cases(string(data), fields)
+	cases, err := goldenfile.ReadCases(dir, fields)
 	if err != nil {
 		t.Fatal(err)
 	}

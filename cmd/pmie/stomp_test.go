@@ -29,11 +29,7 @@ var recordDiffers = map[string]bool{"timeout-negative": true}
 func TestStompGoldens(t *testing.T) {
 	parent := t
 	dir := filepath.Join(repoRoot, "testdata/golden/pmie-stomp")
-	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := goldenfile.Cases(string(data), 5)
+	cases, err := goldenfile.ReadCases(dir, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

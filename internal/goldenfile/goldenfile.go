@@ -6,6 +6,8 @@ package goldenfile
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -63,6 +65,20 @@ func Cases(text string, n int) ([][]string, error) {
 			return nil, fmt.Errorf("bad case line %q", line)
 		}
 		cases = append(cases, f)
+	}
+	return cases, nil
+}
+
+// ReadCases is Cases of the file cases.txt in the golden directory dir.
+func ReadCases(dir string, n int) ([][]string, error) {
+	name := filepath.Join(dir, "cases.txt")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := Cases(string(data), n)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return cases, nil
 }

@@ -28,15 +28,11 @@ var stamp = regexp.MustCompile(`\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0
 // outputs (standard output and error, the files written) to clean, if
 // not nil, before they are compared.
 func Cases(t *testing.T, dir, tool string, run Run, clean func(string) string) {
-	data, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	testdata, err := filepath.Abs(filepath.Join(dir, "../.."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := goldenfile.Cases(string(data), 4)
+	cases, err := goldenfile.ReadCases(dir, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
