@@ -76,7 +76,7 @@ func (c *Client) Send(msg string) bool {
 	if c.conn == nil {
 		c.reconnect()
 	}
-	return c.write(formatted("SEND\ndestination:/topic/"+c.Cfg.Topic+"\n\n")) && c.write(msg) && c.write("\x00\n")
+	return c.write(formatted("SEND\ndestination:/topic/"+c.Cfg.Topic+"\n\n")) && c.write(msg) && c.write(frameEnd)
 }
 
 // Close ends the connection.
@@ -130,7 +130,7 @@ func (c *Client) connect() bool {
 		return false
 	}
 	c.info("Connected; sending stomp connect message")
-	if !c.write(formatted("CONNECT\nlogin:"+cfg.User+"\npasscode:"+cfg.Pass+"\n\n")) || !c.write("\x00\n") {
+	if !c.frame("CONNECT\nlogin:" + cfg.User + "\npasscode:" + cfg.Pass + "\n\n") {
 		c.Error("Could not sent STOMP CONNECT frame to server")
 		return false
 	}
@@ -140,12 +140,12 @@ func (c *Client) connect() bool {
 		return false
 	}
 	c.info("ACK; sending initial PMIE topic and hello")
-	if !c.write(formatted("SUB\ndestination:/topic/"+cfg.Topic+"\n\n")) || !c.write("\x00\n") {
+	if !c.frame("SUB\ndestination:/topic/" + cfg.Topic + "\n\n") {
 		c.Error("Could not read TOPIC frame.")
 		return false
 	}
 	hello := "SEND\ndestination:/topic/" + cfg.Topic + "\n\nINFO: PMIE: Established initial connection"
-	if !c.write(formatted(hello)) || !c.write("\x00\n") {
+	if !c.frame(hello) {
 		c.Error("Could not send HELLO frame.")
 		return false
 	}
@@ -211,6 +211,15 @@ func formatted(s string) string {
 		return s[:lineMax-1]
 	}
 	return s
+}
+
+// frameEnd ends a frame: its NUL, and the newline pmie sends after it.
+const frameEnd = "\x00\n"
+
+// frame writes a frame that is all head (as formatted makes it), then its
+// end, each piece with a write of its own.
+func (c *Client) frame(head string) bool {
+	return c.write(formatted(head)) && c.write(frameEnd)
 }
 
 // write writes one piece of a frame, as pmie writes each with a send(2)
