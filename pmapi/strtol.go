@@ -8,6 +8,14 @@ import "math"
 // reads nothing (0 and all of s).
 func Strtol(s string) (int64, string) { return StrtolBase(s, 10) }
 
+// Atoi is atoi(3) as glibc has it on a 64-bit system: Strtol's number,
+// saturated at the long's limits, cut to an int's 32 bits (so that
+// "4294967298" is 2).
+func Atoi(s string) int {
+	n, _ := Strtol(s)
+	return int(int32(n))
+}
+
 // StrtolBase is strtol(s, &end, base) for base 8, 10 or 16, or 0: a
 // "0x" or "0X" before a hexadecimal digit makes it 16, else a leading 0
 // makes it 8, else it is 10. A "0x" with no hexadecimal digit after it

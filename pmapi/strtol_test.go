@@ -37,3 +37,12 @@ func TestStrtolBase(t *testing.T) {
 		}
 	}
 }
+
+func TestAtoi(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "x": 0, " 12x": 12, "-3": -3, "4294967298": 2,
+		"2147483648": -2147483648, "99999999999999999999": -1, "-99999999999999999999": 0} {
+		if got := Atoi(in); got != want {
+			t.Errorf("Atoi(%q) = %d, want %d", in, got, want)
+		}
+	}
+}

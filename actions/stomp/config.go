@@ -121,9 +121,9 @@ func nextChunk(r *bufio.Reader) (string, bool) {
 func (cfg *Config) set(key, v string) {
 	switch key {
 	case "port=":
-		cfg.Port = atoi(v)
+		cfg.Port = pmapi.Atoi(v)
 	case "timeout=":
-		cfg.Timeout = atoi(v)
+		cfg.Timeout = pmapi.Atoi(v)
 	case "host=", "hostname=":
 		cfg.Host = v
 	case "user=", "username=":
@@ -133,10 +133,4 @@ func (cfg *Config) set(key, v string) {
 	case "topic=":
 		cfg.Topic = v
 	}
-}
-
-// atoi is glibc's atoi(3): strtol's long, cut to an int's 32 bits.
-func atoi(s string) int {
-	n, _ := pmapi.Strtol(s)
-	return int(int32(n))
 }

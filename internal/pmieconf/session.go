@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // HelpText is pmieconf's list of commands, as "help" prints it.
@@ -129,13 +131,6 @@ func CFormat(msg string) string {
 	return b.String()
 }
 
-// atoi is C's atoi(3) as glibc has it: strtol's long, clamped on
-// overflow, cut to an int's 32 bits, so that "4294967298" is 2.
-func atoi(s string) int32 {
-	n, _ := strtol(s)
-	return int32(n)
-}
-
 var commandNames = map[string]int{
 	"help": 1, "h": 1, "?": 1, "rules": 2, "r": 2, "groups": 3, "g": 3,
 	"status": 4, "s": 4, "enable": 5, "e": 5, "disable": 6, "d": 6,
@@ -148,7 +143,7 @@ func (s *Session) Run(args []string) int {
 	if len(args) == 0 {
 		args = []string{""}
 	}
-	cmd := int(atoi(args[0]))
+	cmd := pmapi.Atoi(args[0])
 	if cmd <= 0 || cmd > 12 {
 		var ok bool
 		if cmd, ok = commandNames[args[0]]; !ok {

@@ -293,7 +293,7 @@ func parsePortList(spec string, at int) ([]int, int, error) {
 			if i == start {
 				return nil, 0, newSpecError(spec, i, "missing port")
 			}
-			ports = append(ports, atoiPort(spec[start:i]))
+			ports = append(ports, pmapi.Atoi(spec[start:i]))
 			if c != ',' {
 				return ports, i - at, nil
 			}
@@ -303,16 +303,6 @@ func parsePortList(spec string, at int) ([]int, int, error) {
 			return nil, 0, newSpecError(spec, i, "non-numeric port")
 		}
 	}
-}
-
-// atoiPort is the int atoi(3) makes of a string of digits on a 64-bit
-// system: strtol's long, saturated, cut to 32 bits.
-func atoiPort(digits string) int {
-	v, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		v = 1<<63 - 1
-	}
-	return int(int32(v))
 }
 
 // attrNames maps the attribute names libpcp knows to their canonical
