@@ -21,11 +21,52 @@ func Atoi(s string) int {
 // makes it 8, else it is 10. A "0x" with no hexadecimal digit after it
 // reads as the 0 alone.
 func StrtolBase(s string, base int) (int64, string) {
+	v, n, _ := Strtoll(s, base)
+	return v, s[n:]
+}
+
+// Strtoll is strtoll(3) (and strtol(3), a long being 64 bits) in base 8,
+// 10, 16 or 0 as StrtolBase reads them: the value, saturated at the
+// int64 limits, the number of bytes read (0 when no digits are, however
+// many blanks and signs come first), and whether it was saturated
+// (strtoll's ERANGE).
+func Strtoll(s string, base int) (v int64, n int, erange bool) {
+	mag, neg, n, over := scanDigits(s, base)
+	switch {
+	case neg && (over || mag > 1<<63):
+		return math.MinInt64, n, true
+	case neg:
+		return -int64(mag), n, false
+	case over || mag > math.MaxInt64:
+		return math.MaxInt64, n, true
+	}
+	return int64(mag), n, false
+}
+
+// Strtoull is strtoull(3) (and strtoul(3)) as Strtoll is strtoll(3): a
+// negative number's magnitude is negated as an unsigned value ("-1" is
+// the maximum uint64), and a magnitude beyond 64 bits saturates at the
+// maximum with erange set, whatever its sign.
+func Strtoull(s string, base int) (v uint64, n int, erange bool) {
+	mag, neg, n, over := scanDigits(s, base)
+	switch {
+	case over:
+		return math.MaxUint64, n, true
+	case neg:
+		return -mag, n, false
+	}
+	return mag, n, false
+}
+
+// scanDigits is what strtoll and strtoull share: blanks, a sign, the base's
+// prefix, digits. It gives the digits' magnitude (saturated at the
+// maximum uint64, with over set), the sign, and the bytes read, 0 (and a
+// magnitude of 0) when there are no digits.
+func scanDigits(s string, base int) (mag uint64, neg bool, n int, over bool) {
 	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+	for i < len(s) && isCSpace(s[i]) {
 		i++
 	}
-	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
@@ -39,28 +80,22 @@ func StrtolBase(s string, base int) (int64, string) {
 	case base == 0:
 		base = 10
 	}
-	j := i
-	var n uint64
-	for ; j < len(s); j++ {
-		d := digit(s[j], base)
+	start := i
+	for ; i < len(s); i++ {
+		d := digit(s[i], base)
 		if d < 0 {
 			break
 		}
-		if n <= math.MaxInt64 {
-			n = n*uint64(base) + uint64(d)
+		if mag > (math.MaxUint64-uint64(d))/uint64(base) {
+			over, mag = true, math.MaxUint64
+		} else if !over {
+			mag = mag*uint64(base) + uint64(d)
 		}
 	}
-	switch {
-	case j == i:
-		return 0, s
-	case neg && n > math.MaxInt64:
-		return math.MinInt64, s[j:]
-	case neg:
-		return -int64(n), s[j:]
-	case n > math.MaxInt64:
-		return math.MaxInt64, s[j:]
+	if i == start {
+		return 0, false, 0, false
 	}
-	return int64(n), s[j:]
+	return mag, neg, i, over
 }
 
 // digit is the value of c as a digit of base, or -1.

@@ -46,3 +46,35 @@ func TestAtoi(t *testing.T) {
 		}
 	}
 }
+
+func TestStrtollStrtoull(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		base   int
+		l      int64
+		lRange bool
+		u      uint64
+		uRange bool
+		n      int
+	}{
+		{" +", 10, 0, false, 0, false, 0},
+		{" 12x", 10, 12, false, 12, false, 3},
+		{"-1", 10, -1, false, math.MaxUint64, false, 2},
+		{"9223372036854775808", 10, math.MaxInt64, true, 1 << 63, false, 19},
+		{"-9223372036854775808", 10, math.MinInt64, false, 1 << 63, false, 20},
+		{"-9223372036854775809", 10, math.MinInt64, true, 1<<63 - 1, false, 20},
+		{"18446744073709551616", 10, math.MaxInt64, true, math.MaxUint64, true, 20},
+		{"-18446744073709551616", 10, math.MinInt64, true, math.MaxUint64, true, 21},
+		{"0xffffffffffffffff", 16, math.MaxInt64, true, math.MaxUint64, false, 18},
+		{"0x", 16, 0, false, 0, false, 1},
+	} {
+		l, n, r := Strtoll(c.in, c.base)
+		if l != c.l || n != c.n || r != c.lRange {
+			t.Errorf("Strtoll(%q, %d) = %d, %d, %v; want %d, %d, %v", c.in, c.base, l, n, r, c.l, c.n, c.lRange)
+		}
+		u, n, r := Strtoull(c.in, c.base)
+		if u != c.u || n != c.n || r != c.uRange {
+			t.Errorf("Strtoull(%q, %d) = %d, %d, %v; want %d, %d, %v", c.in, c.base, u, n, r, c.u, c.n, c.uRange)
+		}
+	}
+}

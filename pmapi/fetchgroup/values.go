@@ -104,18 +104,18 @@ func parseString(s string, out pmapi.Type) (pmapi.Atom, error) {
 	)
 	switch out {
 	case pmapi.Type32:
-		x, k, o := strtoll(s, base)
+		x, k, o := pmapi.Strtoll(s, base)
 		n, over = k, o || x > math.MaxInt32 || x < math.MinInt32
 		v = pmapi.I32(int32(x))
 	case pmapi.TypeU32:
-		x, k, o := strtoull(s, base)
+		x, k, o := pmapi.Strtoull(s, base)
 		n, over = k, o || x > math.MaxUint32
 		v = pmapi.U32(uint32(x))
 	case pmapi.Type64:
-		x, k, o := strtoll(s, base)
+		x, k, o := pmapi.Strtoll(s, base)
 		n, over, v = k, o, pmapi.I64(x)
 	case pmapi.TypeU64:
-		x, k, o := strtoull(s, base)
+		x, k, o := pmapi.Strtoull(s, base)
 		n, over, v = k, o, pmapi.U64(x)
 	case pmapi.TypeFloat, pmapi.TypeDouble:
 		if hex {
@@ -139,81 +139,6 @@ func parseString(s string, out pmapi.Type) (pmapi.Atom, error) {
 		return sentinel(out), errRange
 	}
 	return v, nil
-}
-
-// scanInt is the part strtol and strtoul share: white space, a sign, an
-// optional "0x" in base 16, digits. It gives the magnitude (saturated at
-// the maximum uint64, with over set), whether it was negative, and the
-// bytes read (0 if there were no digits).
-func scanInt(s string, base int) (mag uint64, neg bool, n int, over bool) {
-	i := 0
-	for i < len(s) && cSpace(s[i]) {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	if base == 16 && i+2 < len(s) && s[i] == '0' && s[i+1]|0x20 == 'x' && digitVal(s[i+2]) < 16 {
-		i += 2
-	}
-	start := i
-	for ; i < len(s); i++ {
-		d := digitVal(s[i])
-		if d >= base {
-			break
-		}
-		if mag > (math.MaxUint64-uint64(d))/uint64(base) {
-			over = true
-			mag = math.MaxUint64
-			continue
-		}
-		if !over {
-			mag = mag*uint64(base) + uint64(d)
-		}
-	}
-	if i == start {
-		return 0, false, 0, false
-	}
-	return mag, neg, i, over
-}
-
-func digitVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c|0x20 >= 'a' && c|0x20 <= 'z':
-		return int(c|0x20-'a') + 10
-	}
-	return 99
-}
-
-// strtoll is strtoll(3): the value, the bytes read and whether it was
-// out of range (and so clamped).
-func strtoll(s string, base int) (int64, int, bool) {
-	mag, neg, n, over := scanInt(s, base)
-	switch {
-	case neg && (over || mag > 1<<63):
-		return math.MinInt64, n, true
-	case neg:
-		return -int64(mag), n, false
-	case over || mag > math.MaxInt64:
-		return math.MaxInt64, n, true
-	}
-	return int64(mag), n, false
-}
-
-// strtoull is strtoull(3), which negates a negative number's magnitude
-// as an unsigned value.
-func strtoull(s string, base int) (uint64, int, bool) {
-	mag, neg, n, over := scanInt(s, base)
-	switch {
-	case over:
-		return math.MaxUint64, n, true
-	case neg:
-		return -mag, n, false
-	}
-	return mag, n, false
 }
 
 // fromDouble gives v, a converted or rate value, as type out, with
