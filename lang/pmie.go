@@ -343,15 +343,17 @@ func pmieWhere(file string, p PCPForm) string {
 // that line.
 func PmieLineAt(src *Source, end int) int {
 	t := src.Text
-	i := end
-	for i < len(t) && isSpace(t[i]) {
-		i++
+	i := skipBlank(t, end)
+	if i >= len(t) {
+		return 0 // the scanner met the end of the file
 	}
-	if i >= len(t) || t[i] == ';' || t[i] == '}' {
+	if t[i] == ';' || t[i] == '}' {
 		return PmieLine(src, end)
 	}
 	j, peek := i+1, false
 	switch c := t[i]; {
+	case c == '/':
+		return scannedLine(src, slashEnd(t, j))
 	case c == '"' || c == '\'':
 		for j < len(t) && t[j] != c {
 			j++
@@ -369,6 +371,75 @@ func PmieLineAt(src *Source, end int) int {
 	}
 	line := src.Pos(j - 1).Line
 	if peek && j < len(t) && t[j] == '\n' {
+		line++
+	}
+	return line
+}
+
+// slashEnd is the offset of the last character pmie's scanner reads to
+// return the "/" before offset j. To tell a division from the "/" of a
+// unit ("Kbyte / sec"), it reads on over white space (newlines too) and,
+// where a word begins there, the word and the character after it; else
+// the first character that is not white space.
+func slashEnd(t string, j int) int {
+	k := skipBlank(t, j)
+	switch {
+	case k >= len(t):
+		return len(t) - 1
+	case t[k] == '\'':
+		m := k + 1
+		for m < len(t) && t[m] != '\'' {
+			m++
+		}
+		return min(m+1, len(t)-1) // and the character after the quote
+	case isAlpha(t[k]) || t[k] == '%':
+		m := k + 1
+		for m < len(t) && (isAlpha(t[m]) || isDigit(t[m]) || strings.IndexByte("._\\$", t[m]) >= 0) {
+			if t[m] == '\\' {
+				m++
+			}
+			m++
+		}
+		return min(m, len(t)-1)
+	}
+	return k
+}
+
+// skipBlank is the offset of the first character from offset i on that
+// pmie's scanner does not pass over between tokens: white space and C and
+// C++ style comments.
+func skipBlank(t string, i int) int {
+	for i < len(t) {
+		switch {
+		case isSpace(t[i]):
+			i++
+		case strings.HasPrefix(t[i:], "/*"):
+			end := strings.Index(t[i+2:], "*/")
+			if end < 0 {
+				return len(t)
+			}
+			i += 2 + end + 2
+		case strings.HasPrefix(t[i:], "//"):
+			end := strings.IndexByte(t[i:], '\n')
+			if end < 0 {
+				return len(t)
+			}
+			i += end + 1
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// scannedLine is the line pmie's scanner is on once it has read the
+// character at offset e: one more than e's when that is a newline.
+func scannedLine(src *Source, e int) int {
+	if e < 0 {
+		return 1
+	}
+	line := src.Pos(e).Line
+	if src.Text[e] == '\n' {
 		line++
 	}
 	return line
