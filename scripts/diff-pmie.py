@@ -2,7 +2,8 @@
 """diff-pmie.py: random differential testing of our pmie against real pmie.
 
 Makes random but valid (and some deliberately bad) pmie rule files over the
-metrics of given archives, runs real pmie (twice, to drop the lines it prints
+metrics of given archives (some statements laid out over several lines, with
+comments between their tokens), runs real pmie (twice, to drop the lines it prints
 from uninitialised memory) and ours on each with random flags (-v, -V, -W,
 -e, -t, -S, -T, -O, -A), TZ=UTC and -z, and compares standard output line by
 line, standard error and the exit status. Cases that differ are kept, with
@@ -324,12 +325,35 @@ def make_rules(meta, seed, hosts=None):
         pre.append("k%d = %s;" % (i, g.const()))
         g.macros.append("k%d" % i)
     stmts = []
+    lr = random.Random(seed * 7 + 1)  # layout: leaves the statements of a seed as they were
     for _ in range(r.randint(3, 10)):
         s = g.statement(r.randint(1, 4))
         if r.random() < 0.08:
             s = g.breakit(s)
+        if lr.random() < 0.3:
+            s = relayout(s, lr)
         stmts.append(s + ";")
     return pre, stmts
+
+
+SEPARATORS = ["\n", "\n\n", "\t", "  ", " /* c */ ", "/* c\n*/", " // c\n", "\n// c\n  "]
+
+
+def relayout(s, r):
+    """s with some of the blanks between its tokens (outside quotes) made
+    newlines or comments, as a rule file may be laid out: pmie reports
+    problems near the line its scanner has reached."""
+    out, quote = [], None
+    for c in s:
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c == " " and r.random() < 0.3:
+            out.append(r.choice(SEPARATORS))
+            continue
+        out.append(c)
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- running
