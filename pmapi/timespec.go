@@ -148,18 +148,62 @@ func isAlpha(c byte) bool { return ('a' <= c|0x20 && c|0x20 <= 'z') }
 // extended is a number in the 64-bit precision of x86's long double.
 func extended(x float64) *big.Float { return new(big.Float).SetPrec(64).SetFloat64(x) }
 
-// secondsToTime splits seconds as pmtimespecFromReal does: whole seconds
-// truncated, nanoseconds rounded in long double arithmetic.
+// secondsToTime is seconds as a Time, split as pmtimespecFromReal splits
+// them (see splitSeconds).
 func secondsToTime(secs float64) Time {
 	if secs >= 9e9 {
 		return Forever
 	}
-	whole := math.Trunc(secs)
-	frac := extended(secs - whole)
+	whole, ns := splitSeconds(secs)
+	return Time(whole*1e9 + ns)
+}
+
+// splitSeconds splits seconds (below 2^63) as pmtimespecFromReal does:
+// whole seconds truncated, nanoseconds rounded in long double arithmetic.
+func splitSeconds(secs float64) (whole, nsec int64) {
+	w := math.Trunc(secs)
+	frac := extended(secs - w)
 	frac.Mul(frac, extended(1e9))
 	frac.Add(frac, extended(0.5))
 	ns, _ := frac.Int64()
-	return Time(int64(whole)*1e9 + ns)
+	return int64(w), ns
+}
+
+// intervalOffset is an interval of secs seconds as __pmParseHighResTime
+// adds it to (or takes it from) a time: split by splitSeconds, the whole
+// seconds then cut to a C int, so that 2^32 seconds is none. Beyond
+// time_t (2^63 seconds) x86 makes both parts its out-of-range integer,
+// which the cut makes 0.
+func intervalOffset(secs float64) Time {
+	if !(secs < 1<<63) {
+		return 0
+	}
+	whole, ns := splitSeconds(secs)
+	return Time(int32(whole))*1e9 + Time(ns)
+}
+
+// clampedTime is sec and nsec as a Time, held at the ends of Time's range
+// (years 1677 to 2262) for instants beyond them.
+func clampedTime(sec, nsec int64) Time {
+	const limit = math.MaxInt64 / 1_000_000_000
+	switch {
+	case sec >= limit:
+		return Forever
+	case sec < -limit:
+		return math.MinInt64
+	}
+	return TimeOf(sec, nsec)
+}
+
+// addSaturating is t + d, held at the ends of Time's range.
+func addSaturating(t, d Time) Time {
+	switch {
+	case d > 0 && t > math.MaxInt64-d:
+		return Forever
+	case d < 0 && t < math.MinInt64-d:
+		return math.MinInt64
+	}
+	return t + d
 }
 
 // ParseInterval is pmParseHighResInterval(3): a PCPIntro(1) interval such
@@ -360,12 +404,13 @@ func (t ctimeSpec) resolve(origin Time, loc *time.Location) Time {
 	// mktime(3) normalises out-of-range fields as time.Date does; the
 	// nanoseconds are kept apart from it
 	secs := time.Date(y, time.Month(mo+1), d, h, mi, s, 0, loc).Unix()
-	return TimeOf(secs, int64(ns))
+	return clampedTime(secs, int64(ns))
 }
 
 // ParseTime is __pmParseHighResTime: a time given as "@" and a ctime(3)
 // style date, "-" and an interval before end (when end is not Forever),
-// or an optional "+" and an interval after start. Absolute times are read
+// or an optional "+" and an interval after start (its whole seconds cut
+// to 32 bits, as libpcp keeps them in an int). Absolute times are read
 // in loc. Nothing after the "-" or "+" (or nothing but spaces at all) is
 // the current time: libpcp's intervals refuse an empty text, and its
 // getdate(3) fallback reads it as now.
@@ -382,11 +427,11 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 		if i+1 == len(spec) {
 			return now(), nil
 		}
-		d, err := ParseInterval(spec[i+1:])
+		secs, err := intervalSeconds(spec[i+1:])
 		if err != nil {
 			return 0, err
 		}
-		return end - Time(d), nil
+		return addSaturating(end, -intervalOffset(secs)), nil
 	}
 	if i < len(spec) && spec[i] == '+' {
 		i++
@@ -394,14 +439,11 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	if i == len(spec) {
 		return now(), nil
 	}
-	d, err := ParseInterval(spec[i:])
+	secs, err := intervalSeconds(spec[i:])
 	if err != nil {
 		return 0, err
 	}
-	if d == time.Duration(Forever) || start > Forever-Time(d) {
-		return Forever, nil
-	}
-	return start + Time(d), nil
+	return addSaturating(start, intervalOffset(secs)), nil
 }
 
 // now is the current time, to the microsecond as libpcp's getdate

@@ -2,6 +2,8 @@ package pmapi
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +16,60 @@ var getdateOnly = map[string]bool{
 	"@20": true, "@12 pm": true, "@Thu": true, "@Thu 20:33": true,
 }
 
+// goldenNow is the instant timewindow.golden was made at: gen.c ran with
+// fakenow.so preloaded, which gives libpcp this as the current time.
+var goldenNow = TimeOf(1700000000, 123456789)
+
 func goldenTime(t Time) string {
 	return fmt.Sprintf("%d.%09d", t.Sec(), t.Nsec())
 }
 
+// goldenClamped is a time of the golden as a Time can hold it: held at
+// the ends of its range (years 1677 to 2262), as getdate's are.
+func goldenClamped(t *testing.T, s string) string {
+	sec, nsec, ok := strings.Cut(s, ".")
+	if !ok {
+		t.Fatalf("bad golden time %q", s)
+	}
+	secs, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		t.Fatalf("bad golden time %q", s)
+	}
+	ns, err := strconv.ParseInt(nsec, 10, 64)
+	if err != nil {
+		t.Fatalf("bad golden time %q", s)
+	}
+	return goldenTime(clampedTime(secs, ns))
+}
+
 func TestParseTimeWindowGolden(t *testing.T) {
+	checkWindowGolden(t, "../testdata/golden/timewindow/timewindow.golden", goldenNow)
+}
+
+// TestParseTimeWindowSweep compares with a golden made as
+// timewindow.golden is, from other inputs, at another time: the file
+// $TIMEWINDOW_GOLDEN made at $TIMEWINDOW_NOW (seconds[.nanoseconds], as
+// fakenow.so reads $FAKE_NOW). scripts/diff-getdate.py runs it over
+// random getdate texts.
+func TestParseTimeWindowSweep(t *testing.T) {
+	path := os.Getenv("TIMEWINDOW_GOLDEN")
+	if path == "" {
+		t.Skip("TIMEWINDOW_GOLDEN not set")
+	}
+	sec, nsec, _ := strings.Cut(os.Getenv("TIMEWINDOW_NOW"), ".")
+	s, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		t.Fatalf("TIMEWINDOW_NOW: %v", err)
+	}
+	ns, _ := strconv.ParseInt(nsec, 10, 64)
+	checkWindowGolden(t, path, TimeOf(s, ns))
+}
+
+// checkWindowGolden compares every row of a golden of gen.c, made at the
+// time at, with ParseTimeWindow's answer.
+func checkWindowGolden(t *testing.T, path string, at Time) {
+	defer func(f func() Time) { now = f }(now)
+	now = func() Time { return at }
 	first, last := TimeOf(1323894707, 2331000), TimeOf(1323894826, 39510000)
 	arg := func(s string) *string {
 		if s == "-" {
@@ -32,11 +83,26 @@ func TestParseTimeWindowGolden(t *testing.T) {
 		}
 		return *s
 	}
-	for _, r := range readGoldenFile(t, "../testdata/golden/timewindow/timewindow.golden", "W") {
-		loc := LoadTZ(r[0])
-		start, end, align, origin := arg(r[1]), arg(r[2]), arg(r[3]), arg(r[4])
-		w, ok, err := ParseTimeWindow(WindowSpec{start, end, align, origin}, first, last, loc)
-		what := fmt.Sprintf("TZ=%s -S %q -T %q -A %q -O %q", r[0], text(start), text(end), text(align), text(origin))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, bad := 0, 0
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		r := strings.Split(line, "\t")
+		if len(r) != 11 || (r[0] != "W" && r[0] != "L") {
+			t.Fatalf("%s: bad line %q", path, line)
+		}
+		end := last
+		if r[0] == "L" { // live: the window has no end
+			end = Forever
+		}
+		r = r[1:]
+		rows++
+		loc := NewZone(r[0])
+		start, stop, align, origin := arg(r[1]), arg(r[2]), arg(r[3]), arg(r[4])
+		w, ok, err := ParseTimeWindow(WindowSpec{start, stop, align, origin}, first, end, loc)
+		what := fmt.Sprintf("%s TZ=%s -S %q -T %q -A %q -O %q", line[:1], r[0], text(start), text(stop), text(align), text(origin))
 		if getdateOnly[r[1]] || getdateOnly[r[2]] || getdateOnly[r[4]] {
 			if ok {
 				t.Errorf("%s: accepted; without getdate we should reject it", what)
@@ -44,27 +110,33 @@ func TestParseTimeWindowGolden(t *testing.T) {
 			continue
 		}
 		wantMsg := strings.ReplaceAll(r[9], `\n`, "\n")
+		got := goldenTime(w.Start) + " " + goldenTime(w.End) + " " + goldenTime(w.Origin)
+		want := goldenClamped(t, r[6]) + " " + goldenClamped(t, r[7]) + " " + goldenClamped(t, r[8])
+		var problem string
 		switch r[5] {
 		case "-1":
 			if ok || err == nil || err.Error() != wantMsg {
-				t.Errorf("%s: ok=%v err=%v, want error %q", what, ok, err, wantMsg)
+				problem = fmt.Sprintf("ok=%v err=%v, want error %q", ok, err, wantMsg)
 			}
-			continue
 		case "0":
 			if !ok || err == nil || err.Error() != wantMsg {
-				t.Errorf("%s: ok=%v err=%v, want warning %q", what, ok, err, wantMsg)
+				problem = fmt.Sprintf("ok=%v err=%v, want warning %q", ok, err, wantMsg)
+			} else if got != want {
+				problem = fmt.Sprintf("= %s, want %s", got, want)
 			}
 		default:
 			if !ok || err != nil {
-				t.Errorf("%s: ok=%v err=%v", what, ok, err)
-				continue
+				problem = fmt.Sprintf("ok=%v err=%v, want %s", ok, err, want)
+			} else if got != want {
+				problem = fmt.Sprintf("= %s, want %s", got, want)
 			}
 		}
-		got := goldenTime(w.Start) + " " + goldenTime(w.End) + " " + goldenTime(w.Origin)
-		if want := r[6] + " " + r[7] + " " + r[8]; got != want {
-			t.Errorf("%s = %s, want %s", what, got, want)
+		if problem != "" {
+			bad++
+			t.Errorf("%s: %s", what, problem)
 		}
 	}
+	t.Logf("%s: %d rows, %d differ", path, rows, bad)
 }
 
 func TestParseInterval(t *testing.T) {
