@@ -411,47 +411,50 @@ func (t ctimeSpec) resolve(origin Time, loc *time.Location) Time {
 // style date, "-" and an interval before end (when end is not Forever),
 // or an optional "+" and an interval after start (its whole seconds cut
 // to 32 bits, as libpcp keeps them in an int). Absolute times are read
-// in loc. Nothing after the "-" or "+" (or nothing but spaces at all) is
-// the current time: libpcp's intervals refuse an empty text, and its
-// getdate(3) fallback reads it as now.
+// in loc. When the text after the prefix is none of these, it is read as
+// a getdate(3) style date (see getdate.go), after one more '@' if there
+// is one; if that fails too, the error is the first reading's.
 func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	i := skipSpace(spec, 0)
+	var err error
 	switch {
 	case i < len(spec) && spec[i] == '@':
-		t, err := parseCtime(spec[i+1:])
-		if err != nil {
-			return 0, err
-		}
-		return t.resolve(start, loc), nil
-	case end != Forever && i < len(spec) && spec[i] == '-':
-		if i+1 == len(spec) {
-			return now(), nil
-		}
-		secs, err := intervalSeconds(spec[i+1:])
-		if err != nil {
-			return 0, err
-		}
-		return addSaturating(end, -intervalOffset(secs)), nil
-	}
-	if i < len(spec) && spec[i] == '+' {
 		i++
+		var t ctimeSpec
+		if t, err = parseCtime(spec[i:]); err == nil {
+			return t.resolve(start, loc), nil
+		}
+	case end != Forever && i < len(spec) && spec[i] == '-':
+		i++
+		var secs float64
+		if secs, err = intervalSeconds(spec[i:]); err == nil {
+			return addSaturating(end, -intervalOffset(secs)), nil
+		}
+	default:
+		if i < len(spec) && spec[i] == '+' {
+			i++
+		}
+		var secs float64
+		if secs, err = intervalSeconds(spec[i:]); err == nil {
+			return addSaturating(start, intervalOffset(secs)), nil
+		}
 	}
-	if i == len(spec) {
-		return now(), nil
+	if j := skipSpace(spec, i); j < len(spec) && spec[j] == '@' {
+		i = j + 1
 	}
-	secs, err := intervalSeconds(spec[i:])
-	if err != nil {
-		return 0, err
+	text := spec[i:]
+	if n := strings.IndexByte(text, 0); n >= 0 {
+		text = text[:n] // the end of a C string
 	}
-	return addSaturating(start, intervalOffset(secs)), nil
+	if secs, ok := getdate(text, getdateRef(text, start, end), loc); ok {
+		return clampedTime(secs, 0), nil
+	}
+	return 0, err
 }
 
-// now is the current time, to the microsecond as libpcp's getdate
-// fallback gives it; a variable for tests.
-var now = func() Time {
-	t := FromStd(time.Now())
-	return t - t%1000
-}
+// now is the current time, which getdate texts with no unit ("today",
+// "10:30", "") are read relative to; a variable for tests.
+var now = func() Time { return FromStd(time.Now()) }
 
 // TimeWindow is what the -S, -T and -O options select within the time
 // span of a source (pmParseHighResTimeWindow).
