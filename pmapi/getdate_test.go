@@ -1,6 +1,9 @@
 package pmapi
 
 import (
+	"bufio"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,4 +49,49 @@ func TestGetdateFar(t *testing.T) {
 			t.Errorf("getdate(%q) = %d, %v; want %d", text, got, ok, want)
 		}
 	}
+}
+
+// getdateSeeds are the texts of the timewindow golden's inputs.
+func getdateSeeds(f *testing.F) []string {
+	file, err := os.Open("../testdata/golden/timewindow/inputs.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer file.Close()
+	var seeds []string
+	sc := bufio.NewScanner(file)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		for _, field := range strings.Split(sc.Text(), "|")[1:] {
+			if field != "-" && field != "live" {
+				seeds = append(seeds, field)
+			}
+		}
+	}
+	return seeds
+}
+
+// FuzzGetdate checks that no text makes the getdate reader panic, that
+// it reads each token once (so its time is linear) and that it gives the
+// same answer twice.
+func FuzzGetdate(f *testing.F) {
+	for _, s := range getdateSeeds(f) {
+		f.Add(s)
+	}
+	ref := TimeOf(1700000000, 123456789)
+	zones := []*time.Location{time.UTC, LoadTZ("America/New_York"), LoadTZ("Australia/Lord_Howe")}
+	f.Fuzz(func(t *testing.T, s string) {
+		if toks := gdLex(s); len(toks) > len(s)+1 {
+			t.Fatalf("%q: %d tokens", s, len(toks))
+		}
+		for _, loc := range zones {
+			a, okA := getdate(s, ref, loc)
+			b, okB := getdate(s, ref, loc)
+			if a != b || okA != okB {
+				t.Errorf("getdate(%q) in %v: %v %v, then %v %v", s, loc, a, okA, b, okB)
+			}
+		}
+	})
 }
