@@ -87,8 +87,9 @@ func Parse(file string, data []byte) (*Config, error) {
 			}
 		}
 	}
-	if _, ok := m["mmv"]; ok {
-		if v, isBool := m["mmv"].(bool); isBool && !v {
+	if x, ok := m["mmv"]; ok {
+		// false in the file, or "false" from $PMIE_MMV (a string there)
+		if v, isBool := x.(bool); isBool && !v || x == "false" {
 			cfg.MMV = ""
 		} else if cfg.MMV = d.Str(m, "", "mmv"); cfg.MMV != "" && !mmvName.MatchString(cfg.MMV) {
 			d.Errorf("mmv", "must be a name of letters, digits and _ (the metrics are mmv.NAME.*), or false, not %q", cfg.MMV)

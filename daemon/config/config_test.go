@@ -68,6 +68,17 @@ watch: false
 	if s.Listen != "127.0.0.1:1" || len(s.RuleFiles) != 1 || s.RuleFiles[0] != filepath.Join(dir, "e.pmie") || !s.Watch || s.Host != "beta" {
 		t.Errorf("with the environment: %+v", s)
 	}
+	t.Setenv("PMIE_MMV", "other")
+	if cfg, err = Parse(file, []byte(yaml)); err != nil || cfg.MMV != "other" {
+		t.Errorf("$PMIE_MMV=other: MMV %q, %v", cfg.MMV, err)
+	}
+	// false turns the MMV file off from the environment too, where the
+	// value is the string "false", not a file named mmv.false.*
+	t.Setenv("PMIE_MMV", "false")
+	if cfg, err = Parse(file, []byte("mmv: pmie\n")); err != nil || cfg.MMV != "" {
+		t.Errorf("$PMIE_MMV=false: MMV %q, %v", cfg.MMV, err)
+	}
+	t.Setenv("PMIE_MMV", "")
 	t.Setenv("PMIE_WATCH", "sometimes")
 	if _, err := Parse(file, []byte(yaml)); err == nil || err.Error() != `$PMIE_WATCH: watch: must be true or false, not "sometimes"` {
 		t.Errorf("bad environment: %v", err)
