@@ -155,7 +155,7 @@ func startReplica(t *testing.T, dir, name, yaml, shard string) *replica {
 	r := &replica{t: t, name: name, listen: fmt.Sprintf("127.0.0.1:%d", freePort(t)), log: filepath.Join(dir, name+".log"),
 		args: []string{"--yaml-config", yaml, "--shard", shard, "-q"}}
 	r.env = append(ourEnv(), "PMIE_HTTP_LISTEN_ADDRESS="+r.listen, "PMIE_STATE_FILE="+filepath.Join(dir, name+".state"),
-		"PMIE_MMV=false")
+		"PMIE_MMV=false", "PCP_TMP_DIR="+dir)
 	r.start()
 	t.Cleanup(r.kill)
 	return r
@@ -179,6 +179,8 @@ func (r *replica) start() {
 }
 
 // kill kills the replica and its pmie-notify at once, as a crash would.
+// A killed pmie leaves its statistics file behind, as pmie does: the
+// replicas keep theirs ($PCP_TMP_DIR) in the test's directory.
 func (r *replica) kill() {
 	if r.cmd == nil {
 		return
@@ -414,7 +416,7 @@ func TestRestartPagesNobody(t *testing.T) {
 			"receivers: [{name: hook, type: webhook, url: '"+srv.URL+path+"'}]\ndefault_receiver: hook\n")
 		r := &replica{t: t, name: "single", log: filepath.Join(dir, "pmie.log"), args: []string{"--yaml-config", yaml},
 			listen: fmt.Sprintf("127.0.0.1:%d", freePort(t))}
-		r.env = append(ourEnv(), "PMIE_MMV=false", "PMIE_HTTP_LISTEN_ADDRESS="+r.listen)
+		r.env = append(ourEnv(), "PMIE_MMV=false", "PMIE_HTTP_LISTEN_ADDRESS="+r.listen, "PCP_TMP_DIR="+dir)
 		r.start()
 		t.Cleanup(r.kill)
 		r.waitFor("the alert", func() bool { return hook.count(path) > 0 })
