@@ -176,7 +176,9 @@ func pmieList(data string, key byte) string {
 
 // attrValue is the value of an attribute keyword of a rule as "$name$"
 // and "list rule name" see it; ok is false for keywords with no such
-// value (version, predicate, enumerate), or help when there is none.
+// value (version, predicate, enumerate), for help when there is none and
+// for the summary of a rule that has none ("$name$" then looks for a
+// variable of that name).
 func attrValue(a attr, v *Var) (string, bool) {
 	switch a {
 	case attrHelp:
@@ -191,10 +193,7 @@ func attrValue(a attr, v *Var) (string, bool) {
 		if v.Type.IsAction() {
 			return yesNoWord(v.Enabled), true
 		}
-		if !v.HasValue {
-			return "(null)", true
-		}
-		return v.Value, true
+		return v.Value, v.HasValue
 	}
 	return "", false
 }
@@ -255,11 +254,9 @@ func (x *expander) expand(text string, depth int) (string, error) {
 		}
 		val, ok := attrValue(lookupAttr(name), &x.rule.Self)
 		if !ok {
-			v := x.set.lookupForExpand(x.rule, name)
-			if v == nil {
+			if val, ok = x.set.expandValue(x.rule, name, x.shown); !ok {
 				return "", cerrorf("variable \"$%s$\" in %s is undefined", name, x.rule.Name())
 			}
-			val = v.valueString(x.shown)
 		}
 		sub, err := x.expand(val, depth+1)
 		if err != nil {
@@ -276,11 +273,24 @@ func (x *expander) expand(text string, depth int) (string, error) {
 	return b.String(), nil
 }
 
-// lookupForExpand finds a "$name$": the rule itself, its variables, then
-// the global ones.
-func (s *Set) lookupForExpand(r *Rule, name string) *Var {
-	if r.Self.Name == name {
-		return &r.Self
+// expandValue is the value of "$name$" that is not an attribute: that
+// of the first of the rule itself, its variables, then the global
+// variables, so named that has one. A string (or rule summary) declared
+// without a value has none in the text written to pmie, so a "$name$"
+// naming it takes the next, or is undefined, as in pmieconf.
+func (s *Set) expandValue(r *Rule, name string, shown bool) (string, bool) {
+	has := func(v *Var) bool {
+		return v.Name == name && (v.HasValue || shown || (v.Type != TypeString && v.Type != TypeRule))
 	}
-	return s.findVar(r, name)
+	if has(&r.Self) {
+		return r.Self.valueString(shown), true
+	}
+	for _, vars := range [][]*Var{r.Vars, s.Globals().Vars} {
+		for _, v := range vars {
+			if has(v) {
+				return v.valueString(shown), true
+			}
+		}
+	}
+	return "", false
 }
