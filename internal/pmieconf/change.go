@@ -103,33 +103,36 @@ func (s *Set) Change(r *Rule, name, value string) error {
 	return s.change(r, name, value, fromInput{})
 }
 
-// Reset returns rule r to the rules file's values, as "undo" does: all
-// of them, or just the named variable (any attribute keyword resets
-// whether the rule is enabled). A rule's copy of a global variable is
-// dropped; so is a global variable reset by name in the global rule.
-func (s *Set) Reset(r *Rule, name string) error {
-	if name != "" {
-		if lookupAttr(name) != attrNone {
-			r.Self.Enabled, r.Self.Changed = r.Self.DefaultEnabled, false
-			return nil
-		}
-		if r != s.Globals() && r.Name() == name {
-			r.Self.reset(name)
-			return nil
-		}
-		for i, v := range r.Vars {
-			if v.Name != name {
-				continue
-			}
-			if v.Global {
-				r.Vars = append(r.Vars[:i:i], r.Vars[i+1:]...)
-			} else {
-				v.reset(name)
-			}
-			return nil
-		}
-		return nil
+// ResetVar returns one variable of rule r to the rules file's value, as
+// "undo rule variable" does (any attribute keyword resets whether the
+// rule is enabled). A rule's copy of a global variable is dropped; so is
+// a global variable reset by name in the global rule. A name that names
+// nothing (the empty one too) changes nothing.
+func (s *Set) ResetVar(r *Rule, name string) {
+	if lookupAttr(name) != attrNone {
+		r.Self.Enabled, r.Self.Changed = r.Self.DefaultEnabled, false
+		return
 	}
+	if r != s.Globals() && r.Name() == name {
+		r.Self.reset(name)
+		return
+	}
+	for i, v := range r.Vars {
+		if v.Name != name {
+			continue
+		}
+		if v.Global {
+			r.Vars = append(r.Vars[:i:i], r.Vars[i+1:]...)
+		} else {
+			v.reset(name)
+		}
+		return
+	}
+}
+
+// Reset returns rule r to the rules file's values, as "undo rule" does:
+// the rule's copies of global variables are dropped.
+func (s *Set) Reset(r *Rule) error {
 	if r == s.Globals() {
 		// pmieconf crashes here, freeing the pseudo-rule's name.
 		return cerror("cannot undo the global variables as a whole")

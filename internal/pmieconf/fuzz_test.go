@@ -67,7 +67,7 @@ func exercise(t *testing.T, s *Set) []byte {
 		return nil
 	}
 	for _, r := range s.Rules[1:] {
-		s.Reset(r, "")
+		s.Reset(r)
 	}
 	return gen.Bytes()
 }

@@ -417,12 +417,11 @@ func (s *Session) undo(argv []string) int {
 		s.errorMsg(err)
 		return cmdFailed
 	}
-	variable := ""
-	if len(argv) == 2 {
-		variable = argv[1]
-	}
 	for _, r := range rules {
-		if err := s.Set.Reset(r, variable); err != nil {
+		if len(argv) == 2 {
+			// "undo rule ''" names a variable, one that is not there
+			s.Set.ResetVar(r, argv[1])
+		} else if err := s.Set.Reset(r); err != nil {
 			s.errorMsg(err)
 			return cmdFailed
 		}
