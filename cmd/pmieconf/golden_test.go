@@ -66,7 +66,7 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.pmie")
 	vars := map[string]string{"F": file, "R": "../../testdata/pmieconf/rules", "A": "../../testdata/pmieconf/alt",
-		"L": strings.Repeat("x", 600), "C": strings.Repeat(":", 5000)}
+		"L": strings.Repeat("x", 600), "C": strings.Repeat(":", 5000), "K": strings.Repeat("k", 2048)}
 	// the environment as the setup steps change it: set (maybe empty),
 	// unset, or as the test's own
 	uid := 0
@@ -83,7 +83,7 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 	}
 	if c.setup != "" {
 		for _, step := range strings.Split(c.setup, " ;; ") {
-			text := strings.ReplaceAll(goldenfile.Expand(step, map[string]string{"R": vars["R"], "A": vars["A"]}), `\n`, "\n")
+			text := strings.ReplaceAll(goldenfile.Expand(step, map[string]string{"R": vars["R"], "A": vars["A"], "K": vars["K"]}), `\n`, "\n")
 			switch {
 			case strings.HasPrefix(step, "@env "):
 				name, value, _ := strings.Cut(strings.TrimPrefix(step, "@env "), "=")

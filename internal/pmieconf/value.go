@@ -87,6 +87,10 @@ func quotesClosed(s string) bool {
 	}
 }
 
+// shownLen is the most of a quoted string Shown gives: the length of
+// pmieconf's token buffer, one more than the longest word of a rules file.
+const shownLen = maxUnquoted
+
 // Text is the variable's value as pmieconf writes it into pmie rules.
 func (v *Var) Text() string { return v.valueString(false) }
 
@@ -103,7 +107,9 @@ func (v *Var) valueString(shown bool) string {
 	switch v.Type {
 	case TypeString, TypeRule:
 		if shown {
-			return `"` + data + `"`
+			// pmieconf quotes it into its token buffer, which cuts a
+			// long one short, closing quote first
+			return cut(`"`+data+`"`, shownLen+1)
 		}
 		return data
 	case TypePrint, TypeShell, TypeAlarm, TypeSyslog:

@@ -23,11 +23,13 @@ root=$(cd "$here/../../.." && pwd)
 bin=${1:-$(command -v pmieconf)}
 pkg=$root/cmd/pmieconf
 
-# subst TEXT: TEXT with $R and $A replaced by the rules paths
+# subst TEXT: TEXT with $R and $A replaced by the rules paths, $K by a
+# word of 2048 k's
 subst() {
 	local t=$1
 	t=${t//\$R/$R}
 	t=${t//\$A/$A}
+	t=${t//\$K/$K}
 	printf '%s' "$t"
 }
 
@@ -42,7 +44,7 @@ run_cases() { # cases-file out-dir rules-path
 			cd "$pkg" || exit 1
 			export PMIECONF_PATH=$rulepath
 			R=../../testdata/pmieconf/rules A=../../testdata/pmieconf/alt F=$dir/config.pmie
-			L=$(printf 'x%.0s' {1..600}) C=$(printf ':%.0s' {1..5000})
+			L=$(printf 'x%.0s' {1..600}) C=$(printf ':%.0s' {1..5000}) K=$(printf 'k%.0s' {1..2048})
 			as=()
 			if [ "$setup" != - ]; then
 				rest=$setup
