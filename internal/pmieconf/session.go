@@ -103,32 +103,9 @@ func (s *Session) errorf(format string, args ...any) {
 }
 
 // errorMsg reports an error as pmieconf reports some of its messages:
-// as a printf format. "%%" is a '%' and a '%' at the end is dropped; a
-// conversion such as "%d" prints whatever pmieconf's stack held, which we
-// cannot, so it is left as it is.
+// as a printf format (CFormat).
 func (s *Session) errorMsg(err error) {
 	s.errorf("%s", CFormat(err.Error()))
-}
-
-// CFormat is msg printed as a printf format with no arguments, as far as
-// that does not depend on what the arguments would have been.
-func CFormat(msg string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		if msg[i] != '%' {
-			b.WriteByte(msg[i])
-			continue
-		}
-		switch {
-		case i+1 == len(msg):
-		case msg[i+1] == '%':
-			b.WriteByte('%')
-			i++
-		default:
-			b.WriteByte('%')
-		}
-	}
-	return b.String()
 }
 
 var commandNames = map[string]int{
