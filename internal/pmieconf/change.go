@@ -1,5 +1,7 @@
 package pmieconf
 
+import "strings"
+
 // A change to a rule's value comes from a command or from the saved-state
 // block of a generated file; pmieconf words its complaints for each.
 type changeSource interface {
@@ -98,9 +100,21 @@ func (s *Set) change(r *Rule, name, value string, src changeSource) error {
 }
 
 // Change sets a rule's variable, or its enabled attribute, to value, as
-// "modify rule variable value" does.
-func (s *Set) Change(r *Rule, name, value string) error {
-	return s.change(r, name, value, fromInput{})
+// "modify rule variable value" does. It returns the value the next rule
+// of the same command gets: pmieconf checks a percentage by cutting the
+// command's own copy of it at its last '%', so after a percent variable
+// the rules that follow see "50%" as "50" (and a double takes "5%0" as
+// 5).
+func (s *Set) Change(r *Rule, name, value string) (string, error) {
+	next := value
+	if lookupAttr(name) == attrNone {
+		if v := s.findVar(r, name); v != nil && v.Type == TypePercent {
+			if i := strings.LastIndexByte(value, '%'); i >= 0 {
+				next = value[:i]
+			}
+		}
+	}
+	return next, s.change(r, name, value, fromInput{})
 }
 
 // ResetVar returns one variable of rule r to the rules file's value, as

@@ -375,10 +375,12 @@ func (s *Session) modify(cmd int, argv []string) int {
 		return cmdFailed
 	}
 	for _, r := range rules {
-		if err := s.Set.Change(r, variable, value); err != nil {
+		next, err := s.Set.Change(r, variable, value)
+		if err != nil {
 			s.errorf("change aborted - %s", err)
 			return cmdFailed
 		}
+		value = next
 	}
 	s.modified = true
 	s.previous = target
