@@ -888,7 +888,9 @@ def run_side(case, w, prog):
 RULES_DIAG = re.compile(r"^pmieconf: \S+:\d+:\d+: error: ", re.M)
 
 
-CONVERSION = re.compile(r"%[-+ #0']*[0-9*]*(?:\.[0-9*]*)?(?:hh|h|ll|l|L|q|j|z|t)?[a-zA-Z]")
+# a printf conversion that prints an argument or errno's message (what
+# ours leaves as it is), or a positional one
+CONVERSION = re.compile(r"%(?:[0-9]+\$)?[-+ #0'I]*[0-9*]*(?:\.[0-9*]*)?(?:hh|ll|[hlLqjzZt])?[diouxXeEfFgGaAcspnmCSbB]")
 
 
 def printf_line(real, ours):
