@@ -29,6 +29,10 @@ type lexer struct {
 	i    int
 	eof  bool         // a read has met the end of the file (stdio's feof)
 	text *lang.Source // the file as diagnostics see it, made when first needed
+	tok  tokenBuffer  // pmieconf's token buffer, which each token is read into
+	// notRules is pmieconf's complaint about a file that is not a rules
+	// file.
+	notRules string
 }
 
 // source is the file as diagnostics see it.
@@ -87,9 +91,11 @@ func (l *lexer) next() (token, bool, error) {
 				c = l.getc()
 			}
 			if c == -1 {
+				l.tok.store(b.String(), true)
 				return token{off: start}, false, l.errorAt(start, "unterminated string")
 			}
 			if b.Len() == maxQuoted {
+				l.tok.store(b.String(), true)
 				return token{off: start}, false, l.errorAt(start, "string longer than 2047 characters")
 			}
 			b.WriteByte(byte(c))
@@ -103,6 +109,7 @@ func (l *lexer) next() (token, bool, error) {
 				break
 			}
 			if b.Len() == maxUnquoted {
+				l.tok.store(b.String(), true)
 				return token{off: start}, false, l.errorAt(start, "word longer than 2048 characters")
 			}
 			b.WriteByte(byte(c))
@@ -110,6 +117,7 @@ func (l *lexer) next() (token, bool, error) {
 		}
 	}
 	text := b.String()
+	l.tok.store(text, true)
 	if k := strings.IndexByte(text, 0); k >= 0 {
 		text = text[:k] // pmieconf keeps C strings: a NUL ends them
 	}

@@ -81,8 +81,12 @@ func (s *Set) loadPath(p string) error {
 // AddFile parses one rules file and adds its rules and global variables
 // to the set (unsorted). A file that is not a rules file adds nothing.
 func (s *Set) AddFile(name string, src []byte) error {
-	f, perr := ParseFile(name, src)
+	f, l, perr := parseFile(name, src, s.tok)
+	s.tok = l.tok
 	if f == nil {
+		if l.notRules != "" {
+			s.lastMsg = l.notRules
+		}
 		return perr
 	}
 	b := &builder{set: s, file: f}
@@ -170,7 +174,7 @@ func (b *builder) ruleDecl(d *Decl) error {
 	if b.set.Find(d.Name) != nil {
 		return b.errorAt(d.NamePos, "rule name %q has already been used", d.Name)
 	}
-	b.set.notFound = errmsgf("rule named \"%s\" does not exist", d.Name)
+	b.set.lastMsg = errmsgf("rule named \"%s\" does not exist", d.Name)
 	b.set.Rules = append(b.set.Rules, r)
 	b.rule = r
 	return nil

@@ -60,16 +60,23 @@ type Set struct {
 	// saved is the text after the generated section of a file read back,
 	// kept to be written again.
 	saved string
-	// notFound is pmieconf's message about the last rule name it looked
-	// for and did not find, which it reports again, stale, for one
-	// mistake in a generated file.
-	notFound string
+	// lastMsg is what pmieconf's message buffer holds: the last message
+	// it made, which it reports again, stale, for one mistake in a
+	// generated file. Reading the rules leaves there its complaint about
+	// the last rule name it looked for and did not find (each rule's,
+	// as it checks that the name is new), or about the last file it
+	// passed over as not a rules file.
+	lastMsg string
+	// tok is pmieconf's token buffer, as reading the rules left it.
+	tok tokenBuffer
 }
 
 func newSet(path string) *Set {
 	g := &Rule{Self: Var{Name: globalName, Value: globalSummary, HasValue: true,
 		Help: globalHelp, HasHelp: true, Global: true}}
-	return &Set{Path: path, Rules: []*Rule{g}}
+	// pmieconf adds the global pseudo-rule as it adds any rule, checking
+	// first that no rule has its name.
+	return &Set{Path: path, Rules: []*Rule{g}, lastMsg: errmsgf("rule named \"%s\" does not exist", globalName)}
 }
 
 // Globals is the global pseudo-rule.

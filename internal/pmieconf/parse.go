@@ -46,30 +46,49 @@ type Attr struct {
 // error, and pmieconf passes over such files. On a syntax error the File
 // returned holds the declarations before it (the last one Partial).
 func ParseFile(name string, src []byte) (*File, error) {
-	l := &lexer{src: src, name: name}
-	if !hasHeader(l) {
-		return nil, nil
+	f, _, err := parseFile(name, src, nil)
+	return f, err
+}
+
+// parseFile is ParseFile reading into pmieconf's token buffer tok, which
+// it leaves in the lexer returned. For a file that is not a rules file,
+// it gives pmieconf's complaint (which pmieconf keeps in its message
+// buffer rather than reports) in the lexer's notRules.
+func parseFile(name string, src []byte, tok tokenBuffer) (*File, *lexer, error) {
+	l := &lexer{src: src, name: name, tok: tok}
+	if l.notRules = header(l); l.notRules != "" {
+		return nil, l, nil
 	}
 	f := &File{Name: name}
 	p := &parser{l: l, f: f}
 	err := p.decls()
 	f.src = l.source()
-	return f, err
+	return f, l, err
 }
 
-// hasHeader reads "#pmieconf-rules 1": a '#' as the very first byte, then
-// the two words.
-func hasHeader(l *lexer) bool {
+// header reads "#pmieconf-rules 1": a '#' as the very first byte, then
+// the two words. It returns "" if they are there, else pmieconf's
+// complaint, which quotes its token buffer: the word it read last, from
+// this file or (when the file does not start with '#') before it.
+func header(l *lexer) string {
+	bad := func() string {
+		return errmsgf("%s is not a rule description file (bad header)\nfound \"%s\", expected \"%s\"",
+			l.name, l.tok.held(), rulesMagic)
+	}
 	if l.getc() != '#' {
-		return false
+		return bad()
 	}
-	for _, want := range []string{rulesMagic, rulesVersion} {
-		tok, ok, err := l.next()
-		if err != nil || !ok || tok.text != want {
-			return false
-		}
+	tok, ok, err := l.next()
+	if err != nil || !ok || tok.text != rulesMagic {
+		return bad()
 	}
-	return true
+	if tok, ok, err = l.next(); err != nil || !ok {
+		return bad()
+	}
+	if tok.text != rulesVersion {
+		return errmsgf("unknown version number in %s: \"%s\" (expected %s)", l.name, l.tok.held(), rulesVersion)
+	}
+	return ""
 }
 
 type parser struct {

@@ -21,29 +21,8 @@ type savedReader struct {
 	i    int
 	name string
 	line int
-	// buf is pmieconf's token buffer: each word is written over the one
-	// before, with a NUL after it, except a word cut off by the end of
-	// the block, which gets no NUL and so runs on into older words.
-	buf []byte
-}
-
-// store writes word into the token buffer, ended with a NUL if ended.
-func (r *savedReader) store(word string, ended bool) {
-	for len(r.buf) < len(word)+1 {
-		r.buf = append(r.buf, 0)
-	}
-	copy(r.buf, word)
-	if ended {
-		r.buf[len(word)] = 0
-	}
-}
-
-// held is the token buffer as a C string.
-func (r *savedReader) held() string {
-	if i := bytes.IndexByte(r.buf, 0); i >= 0 {
-		return string(r.buf[:i])
-	}
-	return string(r.buf)
+	// buf is pmieconf's token buffer, as reading the rules left it.
+	buf tokenBuffer
 }
 
 func (r *savedReader) getc() int {
@@ -90,10 +69,10 @@ func (r *savedReader) token() (string, bool, error) {
 			}
 			b.WriteByte(byte(c))
 		}
-		r.store(b.String(), true)
+		r.buf.store(b.String(), true)
 		return b.String(), true, nil
 	case '=':
-		r.store("=", true)
+		r.buf.store("=", true)
 		return "=", true, nil
 	}
 	for isGraph(c) {
@@ -109,13 +88,13 @@ func (r *savedReader) token() (string, bool, error) {
 	}
 	word := b.String()
 	if c == '\n' && !strings.HasPrefix(word, "end") && !r.newLine() {
-		r.store(word, false)
+		r.buf.store(word, false)
 		return "", false, nil
 	}
 	if c == '\n' && strings.HasPrefix(word, "end") {
 		r.line++
 	}
-	r.store(word, true)
+	r.buf.store(word, true)
 	return word, true, nil
 }
 
@@ -133,7 +112,7 @@ func (s *Set) ReadSaved(name string, src []byte) (warning string, err error) {
 	if len(src) == 0 {
 		return "", nil
 	}
-	r := &savedReader{src: src, name: name, line: 1}
+	r := &savedReader{src: src, name: name, line: 1, buf: append(tokenBuffer(nil), s.tok...)}
 	path, err := r.header()
 	if err != nil {
 		return "", err
@@ -208,7 +187,7 @@ func (s *Set) readChanges(r *savedReader) error {
 				return err
 			}
 			if !ok {
-				found := r.held()
+				found := r.buf.held()
 				if i >= 2 {
 					found = "end-of-file"
 				}
@@ -216,13 +195,13 @@ func (s *Set) readChanges(r *savedReader) error {
 			}
 			if i == 2 && w != "=" {
 				// pmieconf reports whatever its message buffer last held.
-				return cerror(s.notFound)
+				return cerror(s.lastMsg)
 			}
 			words[i] = w
 		}
 		rule := s.Find(words[0])
 		if rule == nil {
-			s.notFound = errmsgf("rule named \"%s\" does not exist", words[0])
+			s.lastMsg = errmsgf("rule named \"%s\" does not exist", words[0])
 		}
 		if rule == nil || rule.Version != uint32(version) {
 			continue // deprecated when its section is read
