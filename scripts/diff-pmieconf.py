@@ -265,6 +265,8 @@ class Gen:
             w = [r.choice(["enable", "disable", "e", "d", "5", "6"]), self.target(v)]
         elif c < 0.52:
             t = self.target(v)
+            if t == "global" and r.random() < 0.85:
+                t = self.target(v)  # undo global crashes pmieconf: less often
             w = [r.choice(["undo", "undo", "u", "9"]), t]
             if r.random() < 0.6:
                 w.append(self.variable(v, t))
@@ -537,7 +539,15 @@ class Gen:
                 paths.append(r.choice(["", "/nonexistent", "@W@/tree"]))
             r.shuffle(paths)
             return "subset", ":".join(paths), {}
-        return "tree", "@W@/tree", {"tree/" + k: v for k, v in self.template_tree().items()}
+        tree = {"tree/" + k: v for k, v in self.template_tree().items()}
+        path = "@W@/tree"
+        if r.random() < 0.25:
+            groups = sorted({k.split("/")[1] for k in tree})
+            path = r.choice(["tree", "./tree/", "@W@//tree/", "@W@/tree:@W@/tree",
+                             ":".join("@W@/tree/" + g for g in r.sample(groups, len(groups))),
+                             "@W@/tree/global:" + r.choice(sorted(tree)).replace("tree/", "@W@/tree/", 1),
+                             "@W@/tree:" + INSTALLED + "/cpu"])
+        return "tree", path, tree
 
     def vocab(self, kind, path, tree):
         if kind == "tree":
@@ -545,12 +555,12 @@ class Gen:
         iv = installed_vocab()
         if kind == "installed":
             return iv
-        keep = {}
+        vs = []
         for p in path.split(":"):
             if p.startswith(INSTALLED + "/"):
-                keep.update(scan_tree(read_tree(p)) if os.path.isdir(p) else
-                            scan_tree({p: open(p).read()}))
-        return merge_vocab([keep]) if keep else iv
+                vs.append(scan_tree(read_tree(p)) if os.path.isdir(p) else
+                          scan_tree({p: open(p).read()}))
+        return merge_vocab(vs) if vs else iv
 
     def options(self, rules_path, path_by_env, file):
         """Options, -f (or --config) always among them; each option is
@@ -579,11 +589,12 @@ class Gen:
         if c < 0.08:
             return {"args": o + ["-F"], "stdin": ""}
         if c < 0.55:
-            w = self.command(v)
+            # an argument ends at a NUL (a name read from a mutated template)
+            w = [x.split("\0")[0] for x in self.command(v)]
             if r.random() < 0.02:
                 o.append("-F")
             return {"args": o + w, "stdin": ""}
-        lines = [self.input_line(v) for _ in range(r.randint(1, 8))]
+        lines = [self.input_line(v) for _ in range(r.randint(1, r.choice([8, 8, 20])))]
         text = "\n".join(lines)
         if r.random() < 0.85:
             text += "\n"
@@ -1063,7 +1074,8 @@ def shrink(case, w, ours, verdict="differ"):
                 break
             for j in range(len(st["args"])):
                 a = st["args"][j]
-                if a in ("-f", "-r") or (j > 0 and st["args"][j - 1] in ("-f", "-r")) or a.startswith("--config"):
+                if (a in ("-f", "-r") or (j > 0 and st["args"][j - 1] in ("-f", "-r"))
+                        or a.startswith("--config") or a.startswith("--rules")):
                     continue
                 t = json.loads(json.dumps(c))
                 del t["steps"][i]["args"][j]
