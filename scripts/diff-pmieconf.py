@@ -35,9 +35,10 @@ usage:
   /usr/bin/python3 scripts/diff-pmieconf.py gen [SEED]
       print one random case as JSON
   /usr/bin/python3 scripts/diff-pmieconf.py run [-n CASES] [-s SEED]
-      [-o DIR] [-p OUR_PMIECONF]
+      [-o DIR] [-p OUR_PMIECONF] [-N]
       run CASES cases (default 500), keep the differing ones under DIR
-      (default /tmp/pmieconf-sweep-cases) and print the totals
+      (default /tmp/pmieconf-sweep-cases), shrunk unless -N, and print
+      the totals
   /usr/bin/python3 scripts/diff-pmieconf.py shrink CASEDIR
       shrink a kept case again
   /usr/bin/python3 scripts/diff-pmieconf.py recheck CASEDIR...
@@ -49,13 +50,13 @@ Every file written goes under a directory /tmp/pmieconf-sweep-*: every
 invocation has -f (or --config) naming a file there, so pmieconf never
 writes the system's pmie configuration.
 """
+import argparse
 import json
 import os
 import random
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1104,51 +1105,69 @@ def shrink(case, w, ours, verdict="differ"):
 # ---------------------------------------------------------------- commands
 
 
-def cmd_run(args):
-    n, seed, outdir = 500, random.randrange(1 << 30), "/tmp/pmieconf-sweep-cases"
-    i = 0
-    while i < len(args):
-        if args[i] == "-n":
-            n = int(args[i + 1]); i += 2
-        elif args[i] == "-s":
-            seed = int(args[i + 1]); i += 2
-        elif args[i] == "-o":
-            outdir = args[i + 1]; i += 2
-        elif args[i] == "-p":
-            os.environ["PMIECONF"] = args[i + 1]; i += 2
-        else:
-            sys.exit(__doc__)
-    os.makedirs(outdir, exist_ok=True)
+def cmd_run(a):
+    """Runs a.n cases from seed a.seed, keeping those that differ."""
+    os.makedirs(a.o, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="pmieconf-sweep-")
     try:
         ours = setup_bins(tmp, our_pmieconf(tmp))
         w = os.path.join(tmp, "w")
-        r = random.Random(seed)
+        r = random.Random(a.seed)
         counts = {"same": 0, "differ": 0, "unstable": 0, "crash": 0}
         where = {}
-        for k in range(n):
-            cs = r.randrange(1 << 30)
-            case = Gen(cs).case()
+        for k in range(a.n):
+            case = Gen(r.randrange(1 << 30)).case()
             res = compare(case, w, ours)
             counts[res[0]] += 1
-            if res[0] != "same":
-                for _, what in res[3]:
-                    where[what] = where.get(what, 0) + 1
-                # crashes and unstable runs are kept too, as what real
-                # pmieconf cannot be compared on
-                name = "case" if res[0] == "differ" else res[0]
-                d = keep(outdir, "%s-%d-%d" % (name, seed, k), case, res)
-                small = shrink(case, w, ours, res[0])
-                save(d, "shrunk.json", json.dumps(small, indent=1))
-                save(d, "shrunk.sh", shell_script(small))
-                os.chmod(os.path.join(d, "shrunk.sh"), 0o755)
-                print("%d: %s %s %s" % (k, res[0], d, res[3]), flush=True)
+            if res[0] == "same":
+                continue
+            for _, what in res[3]:
+                where[what] = where.get(what, 0) + 1
+            # crashes and unstable runs are kept too, as what real
+            # pmieconf cannot be compared on
+            name = "case" if res[0] == "differ" else res[0]
+            d = keep(a.o, "%s-%d-%d" % (name, a.seed, k), case, res)
+            if not a.N:
+                keep_shrunk(d, shrink(case, w, ours, res[0]))
+            print("%d: %s %s %s" % (k, res[0], d, res[3]), flush=True)
         print("seed %d: %d cases, %d identical, %d differ (%s), %d real unstable, %d real crashed" % (
-            seed, n, counts["same"], counts["differ"],
+            a.seed, a.n, counts["same"], counts["differ"],
             ", ".join("%s %d" % kv for kv in sorted(where.items())) or "-",
             counts["unstable"], counts["crash"]), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def keep_shrunk(d, case):
+    save(d, "shrunk.json", json.dumps(case, indent=1))
+    save(d, "shrunk.sh", shell_script(case))
+    os.chmod(os.path.join(d, "shrunk.sh"), 0o755)
+
+
+def load_case(d):
+    with open(os.path.join(d, "case.json")) as fh:
+        return json.load(fh)
+
+
+def cmd_recheck(a):
+    def f(w, ours):
+        left = 0
+        for d in a.casedir:
+            v = compare(load_case(d), w, ours)[0]
+            left += v == "differ"
+            print("%s: %s" % (d, v))
+        print("%d of %d still differ" % (left, len(a.casedir)))
+    with_tmp(f)
+
+
+def cmd_shrink(a):
+    def f(w, ours):
+        name = os.path.basename(a.casedir.rstrip("/"))
+        verdict = next((k for k in ("crash", "unstable") if name.startswith(k)), "differ")
+        small = shrink(load_case(a.casedir), w, ours, verdict)
+        keep_shrunk(a.casedir, small)
+        print(json.dumps(small, indent=1))
+    with_tmp(f)
 
 
 def with_tmp(fn):
@@ -1161,39 +1180,25 @@ def with_tmp(fn):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    cmd, args = sys.argv[1], sys.argv[2:]
-    if cmd == "gen":
-        print(json.dumps(Gen(int(args[0]) if args else random.randrange(1 << 30)).case(), indent=1))
-    elif cmd == "run":
-        cmd_run(args)
-    elif cmd == "recheck":
-        def f(w, ours):
-            left = 0
-            for d in args:
-                with open(os.path.join(d, "case.json")) as fh:
-                    case = json.load(fh)
-                v = compare(case, w, ours)[0]
-                left += v == "differ"
-                print("%s: %s" % (d, v))
-            print("%d of %d still differ" % (left, len(args)))
-        with_tmp(f)
-    elif cmd == "shrink":
-        def f(w, ours):
-            with open(os.path.join(args[0], "case.json")) as fh:
-                case = json.load(fh)
-            v = "differ"
-            for k in ("crash", "unstable"):
-                if os.path.basename(args[0].rstrip("/")).startswith(k):
-                    v = k
-            small = shrink(case, w, ours, v)
-            save(args[0], "shrunk.json", json.dumps(small, indent=1))
-            save(args[0], "shrunk.sh", shell_script(small))
-            print(json.dumps(small, indent=1))
-        with_tmp(f)
+    ap = argparse.ArgumentParser(usage=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen")
+    g.add_argument("seed", type=int, nargs="?", default=random.randrange(1 << 30))
+    run = sub.add_parser("run")
+    run.add_argument("-n", type=int, default=500)
+    run.add_argument("-s", dest="seed", type=int, default=random.randrange(1 << 30))
+    run.add_argument("-o", default="/tmp/pmieconf-sweep-cases")
+    run.add_argument("-p")
+    run.add_argument("-N", action="store_true")
+    sub.add_parser("shrink").add_argument("casedir")
+    sub.add_parser("recheck").add_argument("casedir", nargs="+")
+    a = ap.parse_args()
+    if getattr(a, "p", None):
+        os.environ["PMIECONF"] = a.p
+    if a.cmd == "gen":
+        print(json.dumps(Gen(a.seed).case(), indent=1))
     else:
-        sys.exit(__doc__)
+        {"run": cmd_run, "shrink": cmd_shrink, "recheck": cmd_recheck}[a.cmd](a)
 
 
 if __name__ == "__main__":
