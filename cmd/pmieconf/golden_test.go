@@ -83,7 +83,7 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 	}
 	if c.setup != "" {
 		for _, step := range strings.Split(c.setup, " ;; ") {
-			text := strings.ReplaceAll(goldenfile.Expand(step, map[string]string{"R": vars["R"], "A": vars["A"], "K": vars["K"]}), `\n`, "\n")
+			text := unescape(goldenfile.Expand(step, map[string]string{"R": vars["R"], "A": vars["A"], "K": vars["K"]}))
 			switch {
 			case strings.HasPrefix(step, "@env "):
 				name, value, _ := strings.Cut(strings.TrimPrefix(step, "@env "), "=")
@@ -111,7 +111,7 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 			}
 		}
 	}
-	out, errs, code := runCaseAs(uid, goldenfile.Words(c.args, vars), strings.ReplaceAll(c.stdin, `\n`, "\n"), getenv)
+	out, errs, code := runCaseAs(uid, goldenfile.Words(c.args, vars), unescape(c.stdin), getenv)
 	saved, _ := os.ReadFile(file)
 	got := out + "--- stderr\n" + errs + "--- exit " + itoa(code) + "\n--- file\n" + string(saved)
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
@@ -122,6 +122,13 @@ func runGolden(t *testing.T, c goldenCase, rules string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// unescape reads the escapes a case's input and written files may have,
+// as gen.sh's printf %b reads them: \n a newline, \0 (before no other
+// digit) a NUL.
+func unescape(s string) string {
+	return strings.NewReplacer(`\n`, "\n", `\0`, "\x00").Replace(s)
+}
 
 // TestGoldens runs each case of testdata/golden/pmieconf/cases and
 // compares the result with real pmieconf's (made by gen.sh there).

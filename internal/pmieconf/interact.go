@@ -83,7 +83,7 @@ func (l *lineReader) word() (string, int) {
 			}
 		}
 	}
-	return string(b), wordOK
+	return cString(string(b)), wordOK
 }
 
 // Interact reads commands from in, a line each, until "quit", "abort" or

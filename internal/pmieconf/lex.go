@@ -118,10 +118,7 @@ func (l *lexer) next() (token, bool, error) {
 	}
 	text := b.String()
 	l.tok.store(text, true)
-	if k := strings.IndexByte(text, 0); k >= 0 {
-		text = text[:k] // pmieconf keeps C strings: a NUL ends them
-	}
-	return token{text: text, off: start, atEOF: l.eof}, true, nil
+	return token{text: cString(text), off: start, atEOF: l.eof}, true, nil
 }
 
 // errorAt is a diagnostic at byte offset off, rendered by lang (file:

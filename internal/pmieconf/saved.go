@@ -62,7 +62,7 @@ func (r *savedReader) token() (string, bool, error) {
 				c = r.getc()
 			}
 			if c == -1 || b.Len() == maxUnquoted {
-				return "", false, r.invalid("end-of-string", b.String())
+				return "", false, r.invalid("end-of-string", cString(b.String()))
 			}
 			if c == '\n' {
 				return "", false, r.invalid("end-of-string", "end-of-line")
@@ -70,7 +70,7 @@ func (r *savedReader) token() (string, bool, error) {
 			b.WriteByte(byte(c))
 		}
 		r.buf.store(b.String(), true)
-		return b.String(), true, nil
+		return cString(b.String()), true, nil
 	case '=':
 		r.buf.store("=", true)
 		return "=", true, nil
