@@ -39,9 +39,9 @@ usage:
       run CASES cases (default 500), keep the differing ones under DIR
       (default /tmp/pmieconf-sweep-cases), shrunk unless -N, and print
       the totals
-  /usr/bin/python3 scripts/diff-pmieconf.py shrink CASEDIR
+  /usr/bin/python3 scripts/diff-pmieconf.py shrink [-p OUR_PMIECONF] CASEDIR
       shrink a kept case again
-  /usr/bin/python3 scripts/diff-pmieconf.py recheck CASEDIR...
+  /usr/bin/python3 scripts/diff-pmieconf.py recheck [-p OUR_PMIECONF] CASEDIR...
       run kept cases again (after a fix) and say which still differ
 
 OUR_PMIECONF defaults to $PMIECONF, else a pmieconf built from
@@ -1184,14 +1184,15 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("gen")
     g.add_argument("seed", type=int, nargs="?", default=random.randrange(1 << 30))
-    run = sub.add_parser("run")
+    ours = argparse.ArgumentParser(add_help=False)
+    ours.add_argument("-p")
+    run = sub.add_parser("run", parents=[ours])
     run.add_argument("-n", type=int, default=500)
     run.add_argument("-s", dest="seed", type=int, default=random.randrange(1 << 30))
     run.add_argument("-o", default="/tmp/pmieconf-sweep-cases")
-    run.add_argument("-p")
     run.add_argument("-N", action="store_true")
-    sub.add_parser("shrink").add_argument("casedir")
-    sub.add_parser("recheck").add_argument("casedir", nargs="+")
+    sub.add_parser("shrink", parents=[ours]).add_argument("casedir")
+    sub.add_parser("recheck", parents=[ours]).add_argument("casedir", nargs="+")
     a = ap.parse_args()
     if getattr(a, "p", None):
         os.environ["PMIECONF"] = a.p
