@@ -64,6 +64,10 @@ while IFS='|' read -r name tool mode args; do
 	noconf) envs=(PCP_STDERR=DISPLAY PCP_CONF="$d/none") ;;
 	*) echo "unknown mode $mode" >&2; exit 1 ;;
 	esac
+	# pmieconf without -f (as in --fo, its --force) edits the pmie file
+	# of $PCP_SYSCONF_DIR, run as root the system's: point it and $HOME
+	# here, as cmd/pmieconf's test does
+	if [ "$tool" = pmieconf ]; then envs+=(PCP_SYSCONF_DIR="$d/sysconf" HOME="$d"); fi
 	(cd "$d" && env -u PCP_STDERR -u PCP_XCONFIRM_PROG "${envs[@]}" TZ=UTC $tool ${args//\$T/$T} <stdin >out 2>err; echo $? >rc)
 	{
 		echo "command: $tool $args"
