@@ -3,7 +3,6 @@ package eval
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/gopcp/pmie/pmapi"
 )
@@ -141,7 +140,9 @@ func (m *Metric) wrapSpan() float64 {
 func (x *Node) extract(m *Metric, v *pmapi.Value, i int) {
 	if x.store == storeStr {
 		if i < len(x.str) {
-			x.strs(0)[i] = cString(v.Atom.Str())
+			// pmie reads a string value up to its first NUL (a value
+			// block of another type holds other bytes after it)
+			x.strs(0)[i] = pmapi.CString(v.Atom.Str())
 		}
 		return
 	}
@@ -525,13 +526,4 @@ func (x *Node) reshape() {
 	if up {
 		x.eachParent((*Node).reshape)
 	}
-}
-
-// cString is s as pmie reads a string value: up to its first NUL (a
-// value block of another type than string holds other bytes after).
-func cString(s string) string {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -26,7 +26,7 @@ func FormatValue(a Atom, minwidth int, loc *time.Location) string {
 	case TypeDouble:
 		return padLeft(FormatG(a.Float64(), 16), minwidth)
 	case TypeString:
-		return padLeft(`"`+cString(a.str)+`"`, minwidth)
+		return padLeft(`"`+CString(a.str)+`"`, minwidth)
 	case TypeAggregate, TypeAggregateStatic:
 		return formatBlob(a.str, minwidth)
 	case TypeEvent, TypeHighresEvent:
@@ -39,8 +39,8 @@ func FormatValue(a Atom, minwidth int, loc *time.Location) string {
 	return fmt.Sprintf("pmPrintValue: unknown value type=%d\n", int32(a.Type))
 }
 
-// cString is s as C sees it: up to its first NUL.
-func cString(s string) string {
+// CString is s as C sees it: up to its first NUL.
+func CString(s string) string {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return s[:i]
 	}

@@ -442,10 +442,7 @@ func ParseTime(spec string, start, end Time, loc *time.Location) (Time, error) {
 	if j := skipSpace(spec, i); j < len(spec) && spec[j] == '@' {
 		i = j + 1
 	}
-	text := spec[i:]
-	if n := strings.IndexByte(text, 0); n >= 0 {
-		text = text[:n] // the end of a C string
-	}
+	text := CString(spec[i:])
 	if secs, ok := getdate(text, getdateRef(text, start, end), loc); ok {
 		return clampedTime(secs, 0), nil
 	}

@@ -216,9 +216,7 @@ var timeScaleSeconds = [...]float64{0.000000001, 0.000001, 0.001, 1, 60, 3600}
 // "time-6" and up, on both sides of the "/" or with power 0), ParseUnits
 // returns an error instead.
 func ParseUnits(s string) (Units, float64, error) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i] // C sees only up to the NUL
-	}
+	s = CString(s) // C sees only up to the NUL
 	top, bottom := s, ""
 	if i := strings.IndexByte(s, '/'); i >= 0 {
 		top, bottom = s[:i], s[i+1:]

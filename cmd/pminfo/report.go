@@ -410,7 +410,7 @@ func (p *pminfo) oneline(id uint32, kind pmapi.TextKind) {
 	} else {
 		p.out.WriteByte(' ')
 	}
-	fmt.Fprintf(p.out, "[%s]", cString(text))
+	fmt.Fprintf(p.out, "[%s]", pmapi.CString(text))
 }
 
 func (p *pminfo) helpText(id uint32, kind pmapi.TextKind) {
@@ -419,20 +419,12 @@ func (p *pminfo) helpText(id uint32, kind pmapi.TextKind) {
 		fmt.Fprintf(p.out, "Full Help: Error: %s\n", errText(err))
 		return
 	}
-	text = strings.TrimRight(cString(text), "\n")
+	text = strings.TrimRight(pmapi.CString(text), "\n")
 	if text == "" {
 		p.out.WriteString("Help: <empty entry>\n")
 		return
 	}
 	fmt.Fprintf(p.out, "Help:\n%s\n", text)
-}
-
-// cString is s up to any NUL, as C's printf would show it.
-func cString(s string) string {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // dump prints the values of one metric (pminfo's mydump), each with its

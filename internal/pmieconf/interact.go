@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // Limits on commands read from input, as pmieconf has them.
@@ -83,7 +85,7 @@ func (l *lineReader) word() (string, int) {
 			}
 		}
 	}
-	return cString(string(b)), wordOK
+	return pmapi.CString(string(b)), wordOK
 }
 
 // Interact reads commands from in, a line each, until "quit", "abort" or

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/pmie/lang"
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // Token lengths beyond which pmieconf gives up on a rules file.
@@ -118,7 +119,7 @@ func (l *lexer) next() (token, bool, error) {
 	}
 	text := b.String()
 	l.tok.store(text, true)
-	return token{text: cString(text), off: start, atEOF: l.eof}, true, nil
+	return token{text: pmapi.CString(text), off: start, atEOF: l.eof}, true, nil
 }
 
 // errorAt is a diagnostic at byte offset off, rendered by lang (file:

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"strings"
+
+	"github.com/gopcp/pmie/pmapi"
 )
 
 // Why a rule of a generated file is deprecated.
@@ -62,7 +64,7 @@ func (r *savedReader) token() (string, bool, error) {
 				c = r.getc()
 			}
 			if c == -1 || b.Len() == maxUnquoted {
-				return "", false, r.invalid("end-of-string", cString(b.String()))
+				return "", false, r.invalid("end-of-string", pmapi.CString(b.String()))
 			}
 			if c == '\n' {
 				return "", false, r.invalid("end-of-string", "end-of-line")
@@ -70,7 +72,7 @@ func (r *savedReader) token() (string, bool, error) {
 			b.WriteByte(byte(c))
 		}
 		r.buf.store(b.String(), true)
-		return cString(b.String()), true, nil
+		return pmapi.CString(b.String()), true, nil
 	case '=':
 		r.buf.store("=", true)
 		return "=", true, nil

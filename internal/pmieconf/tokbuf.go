@@ -1,9 +1,6 @@
 package pmieconf
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // tokenBuffer is pmieconf's token buffer, which its reader of rules files
 // and its reader of the saved block of a pmie file share, one after the
@@ -30,13 +27,4 @@ func (t tokenBuffer) held() string {
 		return string(t[:i])
 	}
 	return string(t)
-}
-
-// cString is s as a C string: up to its first NUL, which a word read from
-// a file or from commands may hold.
-func cString(s string) string {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -370,11 +370,7 @@ func urlDecode(s string) (string, error) {
 		}
 		b.WriteByte(c)
 	}
-	v := b.String()
-	if i := strings.IndexByte(v, 0); i >= 0 {
-		v = v[:i]
-	}
-	return v, nil
+	return pmapi.CString(b.String()), nil
 }
 
 // envPorts is the list of ports libpcp reads from a variable such as
