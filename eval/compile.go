@@ -15,8 +15,10 @@ type Compiler struct {
 	Delta float64 // seconds; starts as the -t interval
 	Clock *Clock
 	// Src is the rule file the statements come from, which diagnostics
-	// point into (nil: they have no place).
-	Src *lang.Source
+	// point into (nil: they have no place), and Scan where pmie's
+	// scanner was in it after each token, which pmie reports.
+	Src  *lang.Source
+	Scan lang.Scan
 
 	lost int // metrics looked up and not found, so far
 }
@@ -54,9 +56,7 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 // near the line past the statement's end.
 func (c *Compiler) at(l lang.Loc) {
 	c.B.here = here{src: c.Src, loc: l}
-	if c.Src != nil {
-		c.B.here.line = lang.PmieLine(c.Src, l.Span.End.Offset)
-	}
+	c.B.here.pos, _ = c.Scan.Ending(l)
 }
 
 // Dropped does what pmie does with a statement the parser drops before
@@ -161,11 +161,11 @@ func (c *Compiler) expr(e lang.Expr) *Node {
 	b := c.B
 	outer := b.here
 	b.here.loc = e.Where()
-	if c.Src != nil && b.here.loc.From == nil {
+	if p, ok := c.Scan.After(b.here.loc); ok {
 		// pmie builds e having read the token after it
-		b.here.line = lang.PmieLineAt(c.Src, b.here.loc.Span.End.Offset)
+		b.here.pos = p
 	}
-	defer func() { b.here.loc, b.here.line = outer.loc, outer.line }()
+	defer func() { b.here.loc, b.here.pos = outer.loc, outer.pos }()
 	switch e := e.(type) {
 	case *lang.Paren:
 		return c.expr(e.X)
@@ -378,21 +378,19 @@ func scaleUnits(s *lang.Scale) pmapi.Units {
 }
 
 // reducedAt has the diagnostics of what is built next (x's node) say
-// where pmie reduced x (see here.atLine) when its parser did so having
+// where pmie reduced x (see here.at) when its parser did so having
 // read x's last token but not the one after it; the function it returns
 // undoes that.
 func (c *Compiler) reducedAt(x lang.Expr) func() {
-	early, peek := reducedEarly(x)
-	if !early || c.Src == nil {
+	if !reducedEarly(x) {
 		return func() {}
 	}
-	end := x.Where().Span.End.Offset
-	line := c.Src.Pos(end - 1).Line
-	if t := c.Src.Text; peek && end < len(t) && t[end] == '\n' {
-		line++ // the scanner read the newline to find the token's end
+	p, ok := c.Scan.At(x.Where())
+	if !ok {
+		return func() {}
 	}
-	c.B.here.atLine = line
-	return func() { c.B.here.atLine = 0 }
+	c.B.here.at = &p
+	return func() { c.B.here.at = nil }
 }
 
 // reducedEarly reports whether pmie's parser reduces x as soon as it has
@@ -404,27 +402,25 @@ func (c *Compiler) reducedAt(x lang.Expr) func() {
 // bind at least as tightly as anything that could follow). Anything
 // ending in another number, a metric without @, or an action could go
 // on, as could the right operand of + or - (by * or /), so pmie reads
-// the next token first. peek says the last token is a word or number,
-// whose end the scanner finds by reading the character after it. Text
-// from a macro is not placed.
-func reducedEarly(x lang.Expr) (early, peek bool) {
-	if x == nil || x.Where().From != nil {
-		return false, false
+// the next token first.
+func reducedEarly(x lang.Expr) bool {
+	if x == nil {
+		return false
 	}
 	switch x := x.(type) {
 	case *lang.Paren:
-		return true, false
+		return true
 	case *lang.Metric:
 		// after @N the scanner reads on, for a ".." that would make it
 		// @N..M
-		return x.Samples != nil && x.Samples.Range, true
+		return x.Samples != nil && x.Samples.Range
 	case *lang.Bool:
-		return true, true
+		return true
 	case *lang.Binary:
 		switch {
 		case x.Op.IsRelational():
 			_, str := x.Y.(*lang.String)
-			return str && x.Y.Where().From == nil, false
+			return str
 		case x.Op == lang.OpAnd || x.Op == lang.OpOr || x.Op == lang.OpMul || x.Op == lang.OpDiv:
 			return reducedEarly(x.Y)
 		}
@@ -437,5 +433,5 @@ func reducedEarly(x lang.Expr) (early, peek bool) {
 	case *lang.MatchInst:
 		return reducedEarly(x.X)
 	}
-	return false, false
+	return false
 }

@@ -19,12 +19,13 @@ import (
 type here struct {
 	src *lang.Source
 	loc lang.Loc // the node being compiled
-	// line is the line pmie reports for the statement (lang.PmieLine).
-	line int
-	// atLine is, where pmie reduces the construct being built without
-	// reading on (Compiler.reducedAt), the line its scanner stopped at,
-	// which pmie then reports.
-	atLine int
+	// pos is where pmie's scanner is when its parser builds that node
+	// (lang.Scan), which pmie reports.
+	pos lang.ScanPos
+	// at is, where pmie reduces the construct being built without
+	// reading on (Compiler.reducedAt), where its scanner stopped, which
+	// pmie then reports.
+	at *lang.ScanPos
 }
 
 // report hands Report a diagnostic at the node being compiled: msg in our
@@ -34,10 +35,11 @@ func (b *Builder) report(sev lang.Severity, msg string, pcp lang.PCPForm) {
 		return
 	}
 	h := b.here
-	pcp.Line = h.line
-	if h.atLine > 0 {
-		pcp.Line = h.atLine
+	pos := h.pos
+	if h.at != nil {
+		pos = *h.at
 	}
+	pcp.Line, pcp.Macro = pos.Line, pos.Macro
 	b.Report(&lang.Diagnostic{Severity: sev, Src: h.src, Span: h.loc.Span, Msg: msg, PCP: pcp,
 		Notes: lang.ExpansionNotes(h.src, h.loc.From)})
 }

@@ -11,10 +11,13 @@ package lang
 // Loc is where a node came from. Span is in the file being parsed; for
 // text that came from a pmie macro, Span is that of the $name reference in
 // the file (the outermost one for nested macros) and From says which macro
-// produced the node's first token.
+// produced the node's first token. In a pmie rule file, Last is one more
+// than the number of the node's last token in the file's Scan (0 where
+// not known).
 type Loc struct {
 	Span Span
 	From *Expansion
+	Last int32
 }
 
 // Where returns l itself; it lets every node report its location.

@@ -174,6 +174,9 @@ type File struct {
 	Stmts  []*Stmt
 	Macros map[string]*Stmt
 	Diags  Diagnostics
+	// Scan is where pmie's scanner was after each token it read (see
+	// Loc.Last), which pmie reports problems "near".
+	Scan Scan
 
 	// FinalErrors is pmie's error count for the last statement it
 	// parsed in the file (its exit status under -C comes from it), and

@@ -144,13 +144,25 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 	return nil
 }
 
+// scan is the next token, noted in the file's Scan.
+func (s *pmieSession) scan() token {
+	t := s.lx.next()
+	line, macro, ok := s.lx.rd.where()
+	if !ok {
+		line, macro = 0, ""
+	}
+	t.seq = int32(len(s.file.Scan))
+	s.file.Scan = append(s.file.Scan, ScanPos{Line: line, Macro: macro, End: t.kind == tkEOF})
+	return t
+}
+
 // statement parses one statement. pmie keeps what the last reduction of
 // the statement produced: after a stray token, a statement can be reduced
 // once before the error and once more (to nothing) after recovery. It
 // returns the statement kept, if any.
 func (s *pmieSession) statement() *Stmt {
 	c := &pmieParser{s: s}
-	c.next = s.lx.next
+	c.next = s.scan
 	c.toks = s.toks[:0]
 	defer func() { s.toks = c.toks[:0] }()
 	s.errs, s.header = 0, nil
@@ -245,7 +257,8 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 // newStmt is the statement called n (name, or made up if nil) of x, made
 // of toks.
 func (s *pmieSession) newStmt(name *token, n string, x pv, toks []token) *Stmt {
-	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(toks[len(toks)-1].end, toks[0].start)), From: toks[0].from},
+	last := toks[len(toks)-1]
+	st := &Stmt{Loc: Loc{Span: s.src.Span(toks[0].start, max(last.end, toks[0].start)), From: toks[0].from, Last: last.seq + 1},
 		Kind: StmtExpr, X: x.x, Name: n, Anonymous: name == nil}
 	if name != nil {
 		st.NameSpan = s.src.Span(name.start, name.end)
@@ -332,137 +345,56 @@ func pmieWhere(file string, p PCPForm) string {
 	return fmt.Sprintf("near line %d of %s", p.Line, in)
 }
 
-// PmieLineAt is the line pmie's scanner has reached when its parser
-// builds a construct ending at offset end of src, having read the token
-// after it: that token's line, one more when the scanner had to read the
-// newline after the token to know the token ended (a word, a number, an
-// operator that could have been the start of a longer one); where that
-// token is the ";" ending the statement, the line PmieLine gives. pmie
-// reports a problem with a part of a statement (operands of different
-// instance domains, a rule whose condition is not a single truth) "near"
-// that line.
-func PmieLineAt(src *Source, end int) int {
-	t := src.Text
-	i := skipBlank(t, end)
-	if i >= len(t) {
-		return 0 // the scanner met the end of the file
-	}
-	if t[i] == ';' || t[i] == '}' {
-		return PmieLine(src, end)
-	}
-	j, peek := i+1, false
-	switch c := t[i]; {
-	case c == '/':
-		return scannedLine(src, slashEnd(t, j))
-	case c == '"' || c == '\'':
-		for j < len(t) && t[j] != c {
-			j++
-		}
-		j = min(j+1, len(t))
-	case isDigit(c) || isAlpha(c) || c == '_':
-		for j < len(t) && (isDigit(t[j]) || isAlpha(t[j]) || t[j] == '_' || t[j] == '.') {
-			j++
-		}
-		peek = true
-	case j < len(t) && strings.Contains(" >= <= == != && || -> .. ", " "+t[i:j+1]+" "):
-		j++
-	default:
-		peek = strings.IndexByte("><=!&|-/", c) >= 0
-	}
-	line := src.Pos(j - 1).Line
-	if peek && j < len(t) && t[j] == '\n' {
-		line++
-	}
-	return line
+// ScanPos is where pmie's scanner is once it has returned a token, as
+// pmie reports it: "near line Line of file F", or "near line Line of
+// macro $Macro called from file F" while it reads a macro's text; Line
+// is 0 when it has met the end of the file ("at end of file"). End says
+// the token ends a statement (";", "}", the end of the input).
+type ScanPos struct {
+	Line  int
+	Macro string
+	End   bool
 }
 
-// slashEnd is the offset of the last character pmie's scanner reads to
-// return the "/" before offset j. To tell a division from the "/" of a
-// unit ("Kbyte / sec"), it reads on over white space (newlines too) and,
-// where a word begins there, the word and the character after it; else
-// the first character that is not white space.
-func slashEnd(t string, j int) int {
-	k := skipBlank(t, j)
-	switch {
-	case k >= len(t):
-		return len(t) - 1
-	case t[k] == '\'':
-		m := k + 1
-		for m < len(t) && t[m] != '\'' {
-			m++
-		}
-		return min(m+1, len(t)-1) // and the character after the quote
-	case isAlpha(t[k]) || t[k] == '%':
-		m := k + 1
-		for m < len(t) && (isAlpha(t[m]) || isDigit(t[m]) || strings.IndexByte("._\\$", t[m]) >= 0) {
-			if t[m] == '\\' {
-				m++
-			}
-			m++
-		}
-		return min(m, len(t)-1)
+// Scan is where pmie's scanner was after each token of a rule file, in
+// the order it read them (numbered as Loc.Last counts them). pmie reports
+// a problem it finds while its parser builds a construct where its
+// scanner is at that moment: having read the token after the construct
+// (After), or, for one that nothing could extend, its last token (At);
+// a problem with a whole statement, past the token that ends it
+// (Ending). Where the scanner is includes what it read beyond a token to
+// find the token's end: the newline after a word, the word after a "/"
+// (to tell a division from a unit's "/"), the white space after a ";".
+type Scan []ScanPos
+
+// After is where the scanner is once it has read the token after the
+// construct at l. ok is false if l was not scanned.
+func (s Scan) After(l Loc) (p ScanPos, ok bool) {
+	if l.Last <= 0 || int(l.Last) >= len(s) {
+		return ScanPos{}, false
 	}
-	return k
+	return s[l.Last], true
 }
 
-// skipBlank is the offset of the first character from offset i on that
-// pmie's scanner does not pass over between tokens: white space and C and
-// C++ style comments.
-func skipBlank(t string, i int) int {
-	for i < len(t) {
-		switch {
-		case isSpace(t[i]):
-			i++
-		case strings.HasPrefix(t[i:], "/*"):
-			end := strings.Index(t[i+2:], "*/")
-			if end < 0 {
-				return len(t)
-			}
-			i += 2 + end + 2
-		case strings.HasPrefix(t[i:], "//"):
-			end := strings.IndexByte(t[i:], '\n')
-			if end < 0 {
-				return len(t)
-			}
-			i += end + 1
-		default:
-			return i
+// At is where the scanner is once it has read the last token of the
+// construct at l.
+func (s Scan) At(l Loc) (p ScanPos, ok bool) {
+	if l.Last <= 0 || int(l.Last) > len(s) {
+		return ScanPos{}, false
+	}
+	return s[l.Last-1], true
+}
+
+// Ending is where the scanner is once it has read the token that ends
+// the statement at l (or of which l is a part).
+func (s Scan) Ending(l Loc) (p ScanPos, ok bool) {
+	if l.Last <= 0 {
+		return ScanPos{}, false
+	}
+	for i := int(l.Last) - 1; i < len(s); i++ {
+		if s[i].End {
+			return s[i], true
 		}
 	}
-	return i
-}
-
-// scannedLine is the line pmie's scanner is on once it has read the
-// character at offset e: one more than e's when that is a newline.
-func scannedLine(src *Source, e int) int {
-	if e < 0 {
-		return 1
-	}
-	line := src.Pos(e).Line
-	if src.Text[e] == '\n' {
-		line++
-	}
-	return line
-}
-
-// PmieLine is the line pmie's scanner has reached when its parser
-// finishes the statement ending at offset end of src: past the ";" and the
-// white space after it; 0 at the end of the file. pmie reports the
-// problems it finds as it builds a statement "near" that line.
-func PmieLine(src *Source, end int) int {
-	t := src.Text
-	i := end
-	for i < len(t) && t[i] != ';' && t[i] != '}' {
-		i++
-	}
-	if i < len(t) {
-		i++
-	}
-	for i < len(t) && isSpace(t[i]) {
-		i++
-	}
-	if i >= len(t) {
-		return 0
-	}
-	return src.Pos(i).Line
+	return ScanPos{}, false
 }

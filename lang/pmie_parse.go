@@ -301,7 +301,7 @@ func (c *pmieParser) binary(t token, x, y Expr) Expr {
 	if x == nil || y == nil {
 		return nil
 	}
-	l := Loc{Span: Span{Start: x.Where().Span.Start, End: y.Where().Span.End}, From: x.Where().From}
+	l := Loc{Span: Span{Start: x.Where().Span.Start, End: y.Where().Span.End}, From: x.Where().From, Last: y.Where().Last}
 	if t.val == "->" {
 		return c.built(&Rule{Loc: l, Cond: x, Action: y})
 	}
@@ -355,7 +355,7 @@ func binopValue(op string, a, b pval) pval {
 // the last one consumed.
 func (c *pmieParser) loc(first int) Loc {
 	f, l := c.toks[first], c.toks[len(c.toks)-1]
-	return Loc{Span: c.s.src.Span(f.start, max(l.end, f.start)), From: f.from}
+	return Loc{Span: c.s.src.Span(f.start, max(l.end, f.start)), From: f.from, Last: l.seq + 1}
 }
 
 // unary parses an operand: prefix operators and a primary.
@@ -436,7 +436,7 @@ func (c *pmieParser) prefixNode(p *Operator, first int, dom token, x Expr) Expr 
 		return nil
 	}
 	t := c.toks[first]
-	l := Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.Where().Span.End}, From: t.from}
+	l := Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.Where().Span.End}, From: t.from, Last: x.Where().Last}
 	d := pmieDomains[strings.TrimPrefix(dom.val, "_")]
 	switch p.Class {
 	case Aggregate:
@@ -494,7 +494,7 @@ func (c *pmieParser) match(word string) (pv, bool) {
 	x, ok := c.prefixed(matchOps[word])
 	if ok && x.x != nil {
 		t := c.toks[first]
-		x.x = c.built(&MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from},
+		x.x = c.built(&MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from, Last: x.x.Where().Last},
 			Negate: word == "nomatch_inst", Pattern: pat.val, PatternSpan: c.s.src.Span(pat.start, max(pat.end, pat.start)), X: x.x})
 	}
 	return x, ok

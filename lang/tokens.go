@@ -76,6 +76,7 @@ type token struct {
 	unit  [2]int     // tkUnit: dimension (0 space, 1 time, 2 count) and scale
 	from  *Expansion // the macro the token's first character came from
 	macro *macroDef  // tkVar: the macro
+	seq   int32      // the token's number in the file's Scan
 }
 
 // describe names t for our own error messages.

@@ -73,7 +73,7 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 	if l.Final != nil {
 		defer func() { l.Final(lastBad) }()
 	}
-	comp.Src, comp.B.Report = f.Src, report
+	comp.Src, comp.Scan, comp.B.Report = f.Src, f.Scan, report
 	made := map[string]bool{} // names of the rules made
 	compile := func(st *lang.Stmt) {
 		r := comp.Statement(st)
