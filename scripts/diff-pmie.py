@@ -141,6 +141,10 @@ class Gen:
         self.seen = seen or ms
         self.macros = []      # numeric named expressions usable as $name
         self.strmacros = []   # string macros
+        # string macros holding the text of a numeric (xnum) or truth
+        # (xbool) expression, used as $name; chosen with their own random
+        # source (xr), so that other seeds' files stay as they were
+        self.xnum, self.xbool, self.xr = [], [], None
         self.n = 0
 
     def metric(self, kind="num", indom=None):
@@ -188,6 +192,8 @@ class Gen:
                 return self.const()
             if self.macros and r.random() < 0.1:
                 return "$" + r.choice(self.macros)
+            if self.xnum and self.xr.random() < 0.15:
+                return "$" + self.xr.choice(self.xnum)
             m = self.metric("num", indom)
             pre = r.choice(["", "", "", "rate ", "instant "])
             return pre + m["name"] + self.quals(m)
@@ -227,6 +233,8 @@ class Gen:
                                            r.choice(["", "x", "Linux", "localhost", "6.0.3"]))
             if r.random() < 0.05:
                 return r.choice(["true", "false"])
+            if self.xbool and self.xr.random() < 0.15:
+                return "$" + self.xr.choice(self.xbool)
             return "%s %s %s" % (self.num(d - 1, indom), r.choice(RELOPS), self.num(d - 1, indom))
         if c < 0.5:
             return "%s %s %s" % (self.boolean(d - 1, indom), r.choice(["&&", "||"]), self.boolean(d - 1, indom))
@@ -324,6 +332,9 @@ def make_rules(meta, seed, hosts=None):
     for i in range(r.randint(0, 2)):  # numeric macros: constants only
         pre.append("k%d = %s;" % (i, g.const()))
         g.macros.append("k%d" % i)
+    xr = random.Random(seed * 11 + 3)
+    if xr.random() < 0.4:
+        expression_macros(meta, xr, hosts or [meta["host"]], g, pre)
     stmts = []
     lr = random.Random(seed * 7 + 1)  # layout: leaves the statements of a seed as they were
     for _ in range(r.randint(3, 10)):
@@ -334,6 +345,31 @@ def make_rules(meta, seed, hosts=None):
             s = relayout(s, lr)
         stmts.append(s + ";")
     return pre, stmts
+
+
+def expression_macros(meta, xr, hosts, g, pre):
+    """Defines in pre one to three string macros whose text is a numeric or
+    truth expression (as hand-written rule files do: cpu = "(a + b)";
+    ... avg_inst $cpu), some laid out over lines, and lets g use them."""
+    mg = Gen(meta, xr, hosts)
+    g.xr = xr
+    for i in range(xr.randint(1, 3)):
+        truth = xr.random() < 0.35
+        for _ in range(5):
+            text = mg.boolean(xr.randint(0, 2)) if truth else mg.num(xr.randint(0, 2))
+            if '"' not in text:
+                break
+        else:
+            continue
+        if xr.random() < 0.3:
+            text = "(" + text + ")"
+        if xr.random() < 0.3:
+            text = relayout(text, xr)
+        if xr.random() < 0.2:
+            text = xr.choice(["\n", " ", "\n  "]) + text + xr.choice(["\n", "", " "])
+        name = "x%d" % i
+        pre.append('%s = "%s";' % (name, text))
+        (g.xbool if truth else g.xnum).append(name)
 
 
 SEPARATORS = ["\n", "\n\n", "\t", "  ", " /* c */ ", "/* c\n*/", " // c\n", "\n// c\n  "]
