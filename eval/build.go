@@ -457,14 +457,19 @@ func (b *Builder) Rule(cond, act *Node) *Node {
 	if act == nil {
 		return cond
 	}
-	if cond.nvals != 1 {
-		b.synerr("rule condition must have a single boolean value")
-	}
+	b.ruleCond(cond)
 	b.rules++
 	x := newNode(OpRule, cond, act, -1, -1, -1, 1, SemBoolean)
 	x.alloc()
 	b.findEval(x)
 	return x
+}
+
+// ruleCond checks the condition of a rule being built.
+func (b *Builder) ruleCond(cond *Node) {
+	if cond.nvals != 1 {
+		b.synerr("rule condition must have a single boolean value")
+	}
 }
 
 // Ruleset is ruleset r1 else r2 ... [unknown -> a] [otherwise -> a]; the

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gopcp/pmie/lang"
@@ -72,13 +73,17 @@ func (c *Compiler) at(l lang.Loc) {
 // one without errors takes its name (made lists the names taken), but
 // none is evaluated. An unnamed statement of which pmie built something
 // (d.Anon) uses up an expr_N name if its metrics were found.
-func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
+//
+// late, when not nil, builds the rules pmie completes after the error
+// (d.Late), for their diagnostics: call it once the file's first
+// d.LateDiag diagnostics are reported.
+func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func()) {
 	b := c.B
 	b.Begin()
 	defer func() { b.here, b.metrics = here{}, nil }()
 	if d.Stmt != nil {
 		c.at(d.Stmt.Loc)
-		return c.expr(d.Stmt.X) != nil, nil
+		return c.expr(d.Stmt.X) != nil, nil, nil
 	}
 	rules := b.rules + d.Rules
 	if len(d.Reduced) > 0 {
@@ -88,17 +93,28 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 			}
 		}
 		b.rules = rules
-		return false, made
+		return false, made, nil
 	}
 	// pmie looked each metric up as it parsed it, and built what it
 	// completed before the error, with its checks: the metrics inside a
 	// construct built are looked up as it is
 	found := true
 	built := d.Built
+	var conds map[lang.Expr]*Node // of the rules built late
+	build := func(x lang.Expr) {
+		n, ok := c.built(x)
+		found = ok && found
+		if n != nil && slices.ContainsFunc(d.Late, func(l lang.LateRule) bool { return l.Cond == x }) {
+			if conds == nil {
+				conds = map[lang.Expr]*Node{}
+			}
+			conds[x] = n
+		}
+	}
 	for _, m := range d.Metrics {
 		start := m.Span.Start.Offset
 		for len(built) > 0 && built[0].Where().Span.Start.Offset <= start {
-			found = c.built(built[0]) && found
+			build(built[0])
 			built = built[1:]
 		}
 		if !inside(m, d.Built) {
@@ -109,23 +125,36 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string) {
 		}
 	}
 	for _, x := range built {
-		found = c.built(x) && found
+		build(x)
 	}
 	b.rules = rules
 	if d.Anon && found {
 		b.NextName()
 	}
-	return false, nil
+	if conds == nil {
+		return false, nil, nil
+	}
+	return false, nil, func() {
+		b.Begin()
+		defer func() { b.here = here{} }()
+		for _, l := range d.Late {
+			if n := conds[l.Cond]; n != nil {
+				c.at(l.Cond.Where())
+				b.here.pos = l.At
+				b.ruleCond(n)
+			}
+		}
+	}
 }
 
 // built builds x, a construct of a dropped statement that pmie completed
 // before the statement's error, for its diagnostics alone. It reports
 // whether the metrics in it were found.
-func (c *Compiler) built(x lang.Expr) bool {
+func (c *Compiler) built(x lang.Expr) (*Node, bool) {
 	c.at(x.Where())
 	lost := c.lost
-	c.expr(x)
-	return c.lost == lost
+	n := c.expr(x)
+	return n, c.lost == lost
 }
 
 // inside reports whether metric m is in one of the constructs xs.

@@ -191,6 +191,15 @@ type File struct {
 	Dropped []*Dropped
 }
 
+// LateRule is a rule pmie builds in its recovery from an error in the
+// rule's actions: Cond is its condition (one of the statement's Built),
+// At where pmie's scanner is then (past the input it skipped after the
+// error), which pmie reports.
+type LateRule struct {
+	Cond Expr
+	At   ScanPos
+}
+
 // Dropped is what pmie does with a statement before it drops it: it looks
 // up each metric as it parses it, and counts each rule it builds (in
 // pmcd.pmie.numrules).
@@ -207,6 +216,13 @@ type Dropped struct {
 	// (operands of different instance domains, say), as it completed
 	// it.
 	Built []Expr
+	// Late are the rules pmie's parser completed after the statement's
+	// error, in its recovery: a rule whose actions lost their last part
+	// to the error (cond -> A | shell 3) is built of what is left, with
+	// its check of the condition, once pmie has reported the error (the
+	// first LateDiag of the file's Diags).
+	Late     []LateRule
+	LateDiag int
 	// Rules counts the rules (cond -> action, and a ruleset's unknown and
 	// otherwise actions) built in it.
 	Rules int

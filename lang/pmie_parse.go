@@ -290,6 +290,13 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 		default:
 			if t.val == "->" && x.v != vNull && y.v != vNull {
 				c.s.stmt.Rules++ // pmie counts the rule as it builds it
+				if c.s.errs > 0 && x.x != nil && y.x == nil {
+					// the actions lost a part to the error: pmie builds
+					// the rule of what is left, in its recovery
+					w := c.s.where()
+					c.s.stmt.Late = append(c.s.stmt.Late, LateRule{Cond: x.x, At: ScanPos{Line: w.Line, Macro: w.Macro}})
+					c.s.stmt.LateDiag = len(c.s.file.Diags)
+				}
 			}
 			x = pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x)}
 		}

@@ -98,9 +98,13 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 			skip[d.Dup] = true
 			compile(d.Stmt)
 		default:
-			dup, names := comp.Dropped(d)
+			dup, names, late := comp.Dropped(d)
 			for _, n := range names {
 				made[n] = true
+			}
+			if late != nil {
+				syntax(-1, d.LateDiag)
+				late()
 			}
 			if !dup && d.Dup != nil {
 				skip[d.Dup] = true
