@@ -145,6 +145,7 @@ class Gen:
         # (xbool) expression, used as $name; chosen with their own random
         # source (xr), so that other seeds' files stay as they were
         self.xnum, self.xbool, self.xr = [], [], None
+        self.xparts = {}  # metric name prefixes spliced from macros
         self.n = 0
 
     def metric(self, kind="num", indom=None):
@@ -196,7 +197,7 @@ class Gen:
                 return "$" + self.xr.choice(self.xnum)
             m = self.metric("num", indom)
             pre = r.choice(["", "", "", "rate ", "instant "])
-            return pre + m["name"] + self.quals(m)
+            return pre + self.spliced(m["name"]) + self.quals(m)
         if c < 0.55:
             return "%s %s %s" % (self.num(d - 1, indom), r.choice(ARITH), self.num(d - 1, indom))
         if c < 0.65:
@@ -212,6 +213,19 @@ class Gen:
         if c < 0.96:
             return r.choice(["rate ", "instant "]) + "(" + self.num(d - 1, indom) + ")"
         return "(" + self.num(d - 1, indom) + ")"
+
+    def spliced(self, name):
+        """name, or some of the time (with expression macros) the same
+        name with a part of it taken from a string macro defined in the
+        preamble ($name inside an identifier splices the macro's text)."""
+        if self.xr is None or "." not in name or self.xr.random() > 0.1:
+            return name
+        parts = name.split(".")
+        k = self.xr.randint(1, len(parts) - 1)
+        head = ".".join(parts[:k])
+        if head not in self.xparts:
+            self.xparts[head] = "p%d" % len(self.xparts)
+        return "$" + self.xparts[head] + "." + ".".join(parts[k:])
 
     def regex(self, m=None):
         r = self.r
@@ -261,6 +275,8 @@ class Gen:
         for _ in range(r.randint(1, 3)):
             args.append('"%s"' % r.choice(["hit", " %v", " %i", " %h", " %c", "[%h] %i=%v ", "v=%v i=%i",
                                            "%%", "at %h:", "x\\ty", ""]))
+            if self.xnum and self.xr.random() < 0.2:
+                args[-1] = args[-1][:-1] + " $%s\"" % self.xr.choice(self.xnum)
         kind = r.choice(["print", "print", "print", "print", "shell", "syslog", "alarm"])
         if kind == "shell":
             args = ['"%s"' % r.choice(["true", "false", "true %v", "false %i"])]
@@ -344,6 +360,8 @@ def make_rules(meta, seed, hosts=None):
         if lr.random() < 0.3:
             s = relayout(s, lr)
         stmts.append(s + ";")
+    for head, name in g.xparts.items():
+        pre.append('%s = "%s";' % (name, head))
     return pre, stmts
 
 
@@ -361,6 +379,9 @@ def expression_macros(meta, xr, hosts, g, pre):
                 break
         else:
             continue
+        if g.xnum and xr.random() < 0.25:
+            text = "$%s %s %s" % (xr.choice(g.xnum), xr.choice(ARITH), text) if not truth else \
+                "$%s %s %s" % (xr.choice(g.xnum), xr.choice(RELOPS), text)
         if xr.random() < 0.3:
             text = "(" + text + ")"
         if xr.random() < 0.3:
