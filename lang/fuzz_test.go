@@ -58,7 +58,9 @@ func FuzzDerivedConfig(f *testing.F) {
 }
 
 // FuzzParsePmie: the pmie parser never panics, renders its diagnostics
-// both ways, and what it keeps prints and parses back the same.
+// both ways, and what it keeps prints and parses back the same; parsed
+// as -x parses (PmieOptions.Agent), it keeps the same statements and only
+// adds complaints about unnamed ones.
 func FuzzParsePmie(f *testing.F) {
 	files, _ := filepath.Glob(goldenPath("pmie", "cases", "*.pmie"))
 	corpus, _ := filepath.Glob(filepath.Join(realtest.CorpusDir(), "rules", "*.pmie"))
@@ -81,6 +83,21 @@ func FuzzParsePmie(f *testing.F) {
 		_ = PCPPmieText("fuzz.pmie", file.Diags)
 		if len(file.Stmts) > 0 && !macroTrouble(file) {
 			pmieRoundTrip(t, text, file)
+		}
+		agent := ParsePmieWith("fuzz.pmie", text, PmieOptions{Agent: true})
+		if len(agent.Stmts) != len(file.Stmts) || len(agent.Dropped) != len(file.Dropped) {
+			t.Fatalf("%q: -x keeps %d statements (drops %d), not %d (%d)", text,
+				len(agent.Stmts), len(agent.Dropped), len(file.Stmts), len(file.Dropped))
+		}
+		extra := 0
+		for _, d := range agent.Diags {
+			if d.PCP.Reason == "expressions must be named in agent mode" {
+				extra++
+			}
+		}
+		if len(agent.Diags) != len(file.Diags)+extra {
+			t.Fatalf("%q: -x makes %d diagnostics, %d of them about unnamed statements; without, %d",
+				text, len(agent.Diags), extra, len(file.Diags))
 		}
 	})
 }

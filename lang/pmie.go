@@ -31,7 +31,23 @@ import (
 // pmie names unnamed statements expr_1, expr_2 ... in order, but only
 // counts those that pass them.
 func ParsePmie(name, text string) (f *File) {
+	return ParsePmieWith(name, text, PmieOptions{})
+}
+
+// PmieOptions are what pmie's command line changes in its grammar.
+type PmieOptions struct {
+	// Agent is pmie's secret agent mode (-x), whose values are sent as
+	// metrics named after the statements: each time pmie's parser
+	// completes a statement without a name (even one it then drops, or
+	// the nothing its recovery from an error completes), pmie reports it
+	// as a syntax error.
+	Agent bool
+}
+
+// ParsePmieWith is ParsePmie with options.
+func ParsePmieWith(name, text string, o PmieOptions) (f *File) {
 	s := newPmieSession(name, text)
+	s.agent = o.Agent
 	defer func() {
 		if r := recover(); r != nil {
 			s.file.Diags = append(s.file.Diags, internalError(s.src, 0, r))
@@ -55,6 +71,7 @@ type pmieSession struct {
 	rules  map[string]bool
 	file   *File
 
+	agent  bool        // PmieOptions.Agent
 	header *Diagnostic // the last "syntax error" header, while a reason may still join it
 	errs   int         // pmie's error count for the statement
 	exprN  int         // expr_N names used
@@ -174,6 +191,9 @@ func (s *pmieSession) statement() *Stmt {
 			early = append(early, last)
 		}
 		last = s.reduce(name, x, toks)
+		if name == nil && s.agent {
+			s.unnamed(c.peek(), x, c.resumed)
+		}
 	}
 	c.statement()
 	s.stmt.Reduced = early
@@ -188,6 +208,22 @@ func (s *pmieSession) statement() *Stmt {
 		s.file.Dropped = append(s.file.Dropped, &d)
 	}
 	return last
+}
+
+// unnamed is pmie's complaint, in secret agent mode, about a statement
+// without a name that its parser has completed as x, reading t: the ";",
+// or a stray token. Where x is the rule its recovery from a missing
+// condition made (resumed is the type of what the operator missing an
+// operand makes), pmie completes the statement before reading the ";" its
+// recovery stopped at, and reports it there.
+func (s *pmieSession) unnamed(t token, x pv, resumed Type) {
+	s.errs++
+	at := s.where()
+	if resumed == TypeRule && x.t == TypeRule && x.v == vNull && x.x == nil && t.val != "" && at.Macro == "" {
+		at.Line = s.src.Pos(t.start).Line
+	}
+	d := s.diag(t, "expressions must be named in agent mode", at)
+	d.PCP.Reason = d.Msg
 }
 
 // reduce does what pmie does when it has parsed a statement (its

@@ -120,6 +120,10 @@ type pv struct {
 type pmieParser struct {
 	lookahead // over the statement's tokens
 	s         *pmieSession
+	// resumed is, where the statement goes on after a missing left
+	// operand of an operator was reported (pmie's "... expected to
+	// precede"), the type of what the operator makes
+	resumed   Type
 	rps       []*rpoint
 	out       *outcome
 	errstatus int  // tokens pmie still has to shift before it reports a new error
@@ -236,6 +240,7 @@ func (c *pmieParser) statement() {
 		}
 		st := pv{t: c.out.typ}
 		c.out = nil
+		c.resumed = st.t
 		x, ok = c.operandAt(rp, typeAny, 0, nil, &st)
 	}
 }
@@ -258,6 +263,7 @@ func (c *pmieParser) operandAt(rp *rpoint, want Type, prec int, pre *token, star
 				return pv{}, false
 			}
 			x, c.out = pv{t: c.out.typ}, nil
+			c.resumed = x.t
 		}
 		x, ok = c.climb(x, want, prec)
 		if !ok {
