@@ -35,6 +35,7 @@ const (
 // initMetric looks up m's metadata and instances from its source. Messages
 // are given only the first time (not on retries).
 func (b *Builder) initMetric(m *Metric, retry bool) initResult {
+	b.inits++
 	res := b.lookupMetric(m, retry)
 	if b.Env.Archive && res == initLater {
 		res = initFailed

@@ -67,11 +67,18 @@ type Builder struct {
 	here    here // where in a rule file, for diagnostics
 	nameGen int  // counter for names of unnamed expressions
 	rules   int  // cond -> action rules built
+	inits   int  // metrics looked up (see MetricInits)
 	metrics []*Metric
 }
 
 // Begin starts a new statement.
 func (b *Builder) Begin() { b.errs = 0 }
+
+// MetricInits is how many times a metric has been looked up in its
+// source so far, at a statement or a retry: pmie opens (and closes) a
+// PMAPI context for each, which numbers every context it opens after
+// (see package rules/agent).
+func (b *Builder) MetricInits() int { return b.inits }
 
 // Rules is the number of rules (cond -> action) built so far, counting
 // each rule of a ruleset and its unknown and otherwise clauses, as pmie
@@ -131,7 +138,9 @@ func (b *Builder) Var(v []float64) *Node {
 }
 
 // Macro is a use of a macro whose value is the constant or variable x: a
-// numeric constant is copied, anything else shared.
+// numeric constant is copied, anything else shared. The copy has no units,
+// as pmie's has (its value is in canonical units already): only
+// --check-units looks at the units the macro was given (Declared).
 func (b *Builder) Macro(x *Node) *Node {
 	if x == nil {
 		return nil
@@ -140,7 +149,10 @@ func (b *Builder) Macro(x *Node) *Node {
 		y := newNode(OpNop, nil, nil, -1, -1, -1, 1, SemNumConst)
 		y.alloc()
 		y.num[0] = x.num0()
-		y.units = x.units
+		y.declared = x.declared
+		if y.declared == nil {
+			y.declared = &x.units
+		}
 		y.valid = 1
 		return y
 	}

@@ -20,6 +20,8 @@ type Compiler struct {
 	// scanner was in it after each token, which pmie reports.
 	Src  *lang.Source
 	Scan lang.Scan
+	// Mode restricts what statements may be (pmie's -x and -X).
+	Mode Mode
 
 	lost int // metrics looked up and not found, so far
 }
@@ -47,6 +49,14 @@ func (c *Compiler) Statement(s *lang.Stmt) *Rule {
 		c.B.here.loc = lang.Loc{Span: s.NameSpan}
 	}
 	r := c.B.Statement(c.Prog, name, x, c.Delta)
+	if p, ok := c.Scan.After(s.Loc); ok {
+		// pmie completed the statement on reading the token after it: its
+		// ";", or a stray token it then reports
+		c.B.here.pos = p
+	}
+	if !c.restrict(!s.Anonymous, x, r != nil, r) {
+		return nil
+	}
 	if r != nil {
 		r.Key = name + "\x00" + lang.FormatPmie(s.X) + "\x00" + strconv.FormatFloat(c.Delta, 'g', -1, 64)
 	}
@@ -173,14 +183,21 @@ func inside(m *lang.Metric, xs []lang.Expr) bool {
 func (c *Compiler) reduced(st *lang.Stmt) (string, bool) {
 	c.at(st.Loc)
 	x := c.expr(st.X)
+	if p, ok := c.Scan.After(st.Loc); ok {
+		// pmie completed the statement on reading the stray token
+		c.B.here.pos = p
+	}
 	if x == nil {
+		c.restrict(!st.Anonymous, nil, false, nil)
 		return "", false
 	}
 	name := st.Name
 	if st.Anonymous {
 		name = c.B.NextName()
 	}
-	return name, c.B.errs == 0 && x.Op != OpNop
+	ok := c.B.errs == 0 && x.Op != OpNop
+	c.restrict(!st.Anonymous, x, ok, nil)
+	return name, ok
 }
 
 // expr compiles an expression bottom up, operands left to right as pmie's

@@ -109,3 +109,9 @@ func (b *Builder) noInstance(m *Metric, inst string) {
 	msg := fmt.Sprintf("metric %s from %s does not (currently) have instance \"%s\"", m.Name, b.describe(m), inst)
 	b.report(lang.Warning, msg, lang.PCPForm{Reason: msg, Notify: true})
 }
+
+// notAllowed reports a named statement whose expression is a rule with
+// actions, or an action, in pmie's secret agent or applet mode.
+func (b *Builder) notAllowed(op Op) {
+	b.synerr("operator %s not allowed in agent mode", op)
+}

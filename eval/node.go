@@ -80,6 +80,9 @@ type Node struct {
 	// of metrics one.
 	metrics *metricSet
 	units   Units
+	// declared, for a use of a numeric macro, are the units the macro
+	// was defined with, which pmie drops (see Builder.Macro)
+	declared *Units
 
 	Parent *Node
 	more   []*Node // parents besides Parent, of a node rules share

@@ -60,6 +60,15 @@ func (b *Builder) Statement(p *Program, name string, x *Node, delta float64) *Ru
 	return r
 }
 
+// refuse takes r, just made, out of the rules evaluated, but leaves its
+// name taken, as pmie does with a statement it refuses once it has
+// registered it (see Compiler.restrict).
+func (p *Program) refuse(r *Rule) {
+	if n := len(p.Rules); n > 0 && p.Rules[n-1] == r {
+		p.Rules = p.Rules[:n-1]
+	}
+}
+
 // post carries the shape of every fetch node up the tree, as pmie does
 // once a statement is complete (this is when most units become known).
 func post(x *Node) {

@@ -124,6 +124,15 @@ type Mixed struct {
 	LeftUnits, RightUnits string
 }
 
+// checkedUnits are the units --check-units sees in x: a macro's are
+// those it was defined with.
+func (x *Node) checkedUnits() Units {
+	if x.declared != nil {
+		return *x.declared
+	}
+	return x.units
+}
+
 // MixedComparisons finds the comparisons in r whose operands have known
 // units of different dimensions. A bare number (a dimensionless constant)
 // goes with anything.
@@ -136,7 +145,7 @@ func MixedComparisons(r *Rule) []Mixed {
 		}
 		switch x.Op {
 		case OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte:
-			u1, u2 := x.Arg1.units, x.Arg2.units
+			u1, u2 := x.Arg1.checkedUnits(), x.Arg2.checkedUnits()
 			bare := func(x *Node, u Units) bool { return x.Op == OpNop && u.Dimensionless() }
 			if u1.Known && u2.Known && !u1.SameDimension(u2.Units) && !bare(x.Arg1, u1) && !bare(x.Arg2, u2) {
 				out = append(out, Mixed{Left: x.Arg1.Syntax(), Right: x.Arg2.Syntax(),

@@ -44,7 +44,7 @@ type Loading struct {
 // compiler's own messages at the statements they concern. It returns
 // false if Stop stopped it.
 func CompileText(comp *eval.Compiler, name, text string, l Loading) bool {
-	return CompileParsed(comp, lang.ParsePmie(name, text), l)
+	return CompileParsed(comp, lang.ParsePmieWith(name, text, lang.PmieOptions{Agent: comp.Mode == eval.ModeAgent}), l)
 }
 
 // CompileParsed is CompileText for a file already parsed (parsing does
@@ -77,7 +77,8 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 	made := map[string]bool{} // names of the rules made
 	compile := func(st *lang.Stmt) {
 		r := comp.Statement(st)
-		if r != nil {
+		if r != nil || (!st.Anonymous && comp.Prog.Lookup(st.Name) != nil) {
+			// (a rule refused by -x or -X keeps its name)
 			made[st.Name] = true
 		}
 		if st == f.FinalStmt && comp.B.Errors() > 0 {
