@@ -47,6 +47,16 @@ type Config struct {
 	Verbose  int  // 0 silent, 1 -v values, 2 -V annotated, 3 -W satisfying
 	ShowTime bool // print each value's time (-e, and always for archives)
 	Quiet    bool // no informational messages
+	// Applet prints the values of each evaluation on one line, each
+	// followed by a space, as -v prints them but without the rules' names
+	// or times: pmie's secret applet mode (-X), for a thin client.
+	Applet bool
+	// Report, if set, is given the rules of each evaluation instead of
+	// their values being printed: pmie's secret agent mode (-x) sends
+	// them to the summary PMDA. out is where the rules' actions have
+	// printed, if anything. An error stops the engine, which returns
+	// it.
+	Report func(rules []*eval.Rule, out Output) error
 
 	Out        io.Writer                // values and print actions
 	TimeString func(sec float64) string // ctime(3) form in the reporting zone
@@ -163,20 +173,28 @@ func New(cfg Config, b *eval.Builder, prog *eval.Program) *Engine {
 	return e
 }
 
+// ByInterval groups rules, in order, as pmie makes tasks of them: a rule
+// joins the group of the rule before it when their intervals are equal,
+// else starts a new one.
+func ByInterval(rules []*eval.Rule) [][]*eval.Rule {
+	var groups [][]*eval.Rule
+	for _, r := range rules {
+		if n := len(groups); n > 0 && groups[n-1][0].Delta == r.Delta {
+			groups[n-1] = append(groups[n-1], r)
+			continue
+		}
+		groups = append(groups, []*eval.Rule{r})
+	}
+	return groups
+}
+
 // groupTasks puts the rules of prog, with their counts, into tasks by
 // interval, and has the rules of each task share their common
 // sub-expressions (eval.Regroup) where fresh says they are new.
 func groupTasks(prog *eval.Program, stats []*RuleStats, fresh func(*eval.Rule) bool) []*task {
 	var tasks []*task
-	for _, r := range prog.Rules {
-		var t *task
-		if n := len(tasks); n > 0 && tasks[n-1].delta == r.Delta {
-			t = tasks[n-1]
-		} else {
-			t = &task{nth: len(tasks), delta: r.Delta, group: &eval.Group{}}
-			tasks = append(tasks, t)
-		}
-		t.group.Rules = append(t.group.Rules, r)
+	for _, rules := range ByInterval(prog.Rules) {
+		tasks = append(tasks, &task{nth: len(tasks), delta: rules[0].Delta, group: &eval.Group{Rules: rules}})
 	}
 	groups := make([]*eval.Group, len(tasks))
 	for i, t := range tasks {
@@ -288,13 +306,12 @@ func (e *Engine) evalStep(s *step) error {
 		h.deliver(&s.hosts[i].result, s.hosts[i].cols)
 	}
 	e.rt.Clock.Reflect(s.now, t.delta, e.cfg.Calendar)
-	e.evalTask(t, s.now)
-	return nil
+	return e.evalTask(t, s.now)
 }
 
 // evalTask evaluates a task's rules on the values delivered to them and
-// prints their values.
-func (e *Engine) evalTask(t *task, now float64) {
+// prints (or reports) their values.
+func (e *Engine) evalTask(t *task, now float64) error {
 	t.group.Begin()
 	clock := e.stats.timer()
 	var mark time.Time
@@ -321,9 +338,27 @@ func (e *Engine) evalTask(t *task, now float64) {
 	if e.cfg.Evaluated != nil {
 		e.cfg.Evaluated(now, t.rules)
 	}
-	if e.cfg.Verbose > 0 {
+	switch {
+	case e.cfg.Report != nil:
+		return e.cfg.Report(t.rules, e.out)
+	case e.cfg.Applet:
+		e.printApplet(t)
+	case e.cfg.Verbose > 0:
 		e.printValues(t, now)
 	}
+	return nil
+}
+
+// printApplet writes the rules' values on one line, as -X asks.
+func (e *Engine) printApplet(t *task) {
+	b := e.line[:0]
+	for _, r := range t.rules {
+		b = r.Root.AppendValue(b)
+		b = append(b, ' ')
+	}
+	b = append(b, '\n')
+	e.out.Write(b)
+	e.line = b
 }
 
 // printValues writes each rule's value as -v, -V or -W asks.

@@ -106,7 +106,9 @@ func (e *Engine) runLive(ctx context.Context) error {
 		}
 		e.rt.Clock.Reflect(now, t.delta, e.cfg.Calendar)
 		e.fetchLive(t)
-		e.evalTask(t, now)
+		if err := e.evalTask(t, now); err != nil {
+			return err
+		}
 		e.stats.lagged(e.cfg.Now().Sub(timeOf(now)))
 		e.out.Flush()
 		if t.waits() && t.retry == 0 {

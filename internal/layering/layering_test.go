@@ -54,6 +54,9 @@ var table = map[string]layer{
 	"actions/stomp": {imports: []string{"pmapi"}, tests: []string{"internal/stomptest", "internal/goldenfile"}},
 	"rules": {imports: []string{"lang", "eval", "actions", "pmapi", "internal/waker"},
 		tests: append([]string{"internal/pmcdtest"}, sources...)},
+	// pmie -x: the summary PMDA's side of the engine, in the wire protocol
+	"rules/agent": {imports: []string{"eval", "rules", "pmapi", "internal/pdu"},
+		tests: append([]string{"lang"}, sources...)},
 	// alerting and the daemon
 	"notify/alert":       {imports: []string{"actions"}},
 	"notify":             {imports: []string{"actions", "notify/alert", "internal/yamlcfg", "internal/nss"}},
@@ -95,9 +98,9 @@ var table = map[string]layer{
 	// the commands wire things together; they open sources through
 	// pmapi/source
 	// (pmie names pmapi/pmcd's Config, for a fleet member's timeouts)
-	"cmd/pmie": {imports: append(slices.Clone(engine), "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
+	"cmd/pmie": {imports: append(slices.Clone(engine), "rules/agent", "pmapi/source", "pmapi/pmcd", "notify/alert", "daemon",
 		"daemon/wire", "daemon/fleet", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/pmiestats", "internal/waker", "internal/oneproc", "internal/hugeheap", "internal/nss", "actions/stomp"),
-		tests: []string{"internal/pmcdtest", "internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest", "internal/stomptest"}},
+		tests: []string{"internal/pmcdtest", "internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest", "internal/stomptest", "internal/pdu"}},
 	"cmd/pmie-notify": {imports: []string{"notify", "daemon/config", "daemon/web", "daemon/wire"}, tests: []string{"notify/alert"}},
 	"cmd/pminfo":      {imports: []string{"derive", "pmapi", "pmapi/source", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/hugeheap", "internal/cstdio"}, tests: []string{"internal/damaged", "internal/goldenfile", "internal/pmprintf/pmprintftest"}},
 	"cmd/pmieconf":    {imports: []string{"lang", "internal/pcpconf", "internal/pcpopt", "internal/pmprintf", "internal/pmieconf", "internal/hugeheap", "internal/cstdio", "pmapi"}, tests: []string{"pmapi/archive", "pmapi/local", "internal/goldenfile", "internal/pmprintf/pmprintftest"}},

@@ -83,6 +83,14 @@ func ParseHeader(p []byte) (Header, error) {
 	}, nil
 }
 
+// SetFrom puts from in the header of p, a whole PDU (as the encoders give
+// it, from 0), as its sender: a client names its context there, pmcd 0 or
+// the PMDA's domain. It returns p.
+func SetFrom(p []byte, from int32) []byte {
+	binary.BigEndian.PutUint32(p[8:], uint32(from))
+	return p
+}
+
 // FormatError is a PDU that does not follow the protocol. Its pmapi.Code is
 // pmapi.ErrIPC, or pmapi.ErrTooBig for a PDU over the size limit.
 type FormatError struct {
