@@ -51,8 +51,9 @@ func errnoText(err error) string {
 // ok is false when pmie stops loading (a file that cannot be found, an
 // archive that cannot be opened); lastBad reports, as pmie's -C exit
 // status does, whether the last statement pmie parsed had an error.
-// keyFiles, if not nil, is told the file of each rule (by key).
-func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
+// compiled, if not nil, is given each statement's rule (nil if none) and
+// its file's name.
+func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, stderr io.Writer, compiled func(string, *eval.Rule)) (ok, lastBad bool) {
 	files := s.files
 	if s.configFile != "" {
 		files = []string{s.configFile}
@@ -66,7 +67,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			fmt.Fprintf(stderr, "%s: cannot read standard input: %v\n", prog, err)
 			return false, false
 		}
-		ok, lastBad = compileText(s, comp, src, "", string(text), stderr, keyFiles)
+		ok, lastBad = compileText(s, comp, src, "", string(text), stderr, compiled)
 		return ok && src.fatal == nil, lastBad
 	}
 	for _, f := range files {
@@ -86,7 +87,7 @@ func loadRules(s settings, comp *eval.Compiler, src *sources, stdin io.Reader, s
 			continue
 		}
 		var ok bool
-		if ok, lastBad = compileText(s, comp, src, path, string(text), stderr, keyFiles); !ok {
+		if ok, lastBad = compileText(s, comp, src, path, string(text), stderr, compiled); !ok {
 			return false, lastBad
 		}
 	}
@@ -111,9 +112,9 @@ func firstConfig(s settings) string {
 // diagnostics as pmie does (or, with --werror, in our precise form:
 // file:line:col, the line and a caret), in order. It stops, returning
 // false, at an archive that cannot be opened. lastBad reports whether the
-// last statement pmie parsed had an error (syntax or semantic). keyFiles,
-// if not nil, is told the file of each rule (by key).
-func compileText(s settings, comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, keyFiles map[string]string) (ok, lastBad bool) {
+// last statement pmie parsed had an error (syntax or semantic). compiled,
+// if not nil, is given each statement's rule (nil if none) and name.
+func compileText(s settings, comp *eval.Compiler, src *sources, name, text string, stderr io.Writer, compiled func(string, *eval.Rule)) (ok, lastBad bool) {
 	var diag func(*lang.Diagnostic)
 	if s.strict {
 		diag = func(d *lang.Diagnostic) { io.WriteString(stderr, d.Error()+"\n") }
@@ -129,8 +130,8 @@ func compileText(s settings, comp *eval.Compiler, src *sources, name, text strin
 		Stop:  func() bool { return src.fatal != nil },
 		Final: func(bad bool) { lastBad = bad },
 		Compiled: func(_ *lang.Stmt, r *eval.Rule) {
-			if r != nil && keyFiles != nil {
-				keyFiles[r.Key] = name
+			if compiled != nil {
+				compiled(name, r)
 			}
 		},
 	})

@@ -30,6 +30,7 @@ import (
 	"github.com/gopcp/pmie/pmapi"
 	"github.com/gopcp/pmie/pmapi/source"
 	"github.com/gopcp/pmie/rules"
+	"github.com/gopcp/pmie/rules/agent"
 )
 
 const prog = "pmie"
@@ -62,6 +63,8 @@ type settings struct {
 	userName   string // -U's argument
 	stompFile  string // -j's argument
 	stompGiven bool   // -j, even of ""
+	agent      bool   // -x: values to the summary PMDA (rules/agent)
+	applet     bool   // -X: each evaluation's values on a line
 
 	namespace *pmapi.Namespace // -n
 
@@ -92,11 +95,23 @@ const rawShellWarning = "warning: --raw-shell-values: %h %i %v and %c go into sh
 // live reports whether pmie evaluates live sources.
 func (s settings) live() bool { return len(s.archives) == 0 }
 
-// daemon reports whether pmie runs as a daemon, as -l, -P, -F and -U ask
-// unless -f is given or archives are read: its standard output then goes
-// to its log, and SIGHUP rotates the log.
+// daemon reports whether pmie runs as a daemon, as -l, -P, -F, -U and -x
+// ask unless -f is given or archives are read: its standard output then
+// goes to its log (except with -x, whose output is the summary PMDA's),
+// and SIGHUP rotates the log (again not with -x).
 func (s settings) daemon() bool {
-	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user)
+	return s.live() && !s.foreground && (s.logfile != "" || s.primary || s.systemd || s.user || s.agent)
+}
+
+// mode is the restriction the command line puts on statements.
+func (s settings) mode() eval.Mode {
+	switch {
+	case s.agent:
+		return eval.ModeAgent
+	case s.applet:
+		return eval.ModeApplet
+	}
+	return eval.ModeNormal
 }
 
 // runAs is the user a daemon runs as: -U's (even empty, which no user
@@ -242,8 +257,10 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 				continue
 			}
 			s.interact = true
-		case 'x', 'X':
-			fail(fmt.Sprintf("-%c is not supported", ev.Short))
+		case 'x':
+			s.agent = true
+		case 'X':
+			s.applet = true
 		case '?':
 			bad = true
 		case 0:
@@ -305,6 +322,12 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 	}
 	if !bad && s.foreground && s.systemd {
 		fail("the -f and -F options are mutually exclusive")
+	}
+	if !bad && s.buffer && s.agent {
+		fail("the -b and -x options are incompatible")
+	}
+	if !bad && s.agent && (s.yamlFile != "" || s.listen != "") {
+		fail("-x cannot be used with --yaml-config or --web.listen-address")
 	}
 	s.files = operands
 	if bad {
@@ -377,8 +400,15 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	} else {
 		sig.setUp(stderr, sv.stop, cancel)
 	}
-	if s.buffer || s.daemon() {
+	if s.buffer || (s.daemon() && !s.agent) {
 		stdout = stderr
+	}
+	if s.daemon() && s.agent {
+		// pmie closes its standard input, before reading its rules
+		stdin = strings.NewReader("")
+		if realProcess {
+			os.Stdin.Close()
+		}
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
@@ -412,7 +442,7 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		io.WriteString(stderr, prog+": "+rawShellWarning)
 	}
 	sv.openStats(s, logf.realName(), p.stats, stderr)
-	if logf != nil && s.daemon() {
+	if logf != nil && s.daemon() && !s.agent {
 		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
 	} else {
 		sig.hangups(nil)
@@ -431,7 +461,15 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	}
 	p.keyFiles = map[string]string{}
 	comp := p.compiler()
-	loaded, lastBad := loadRules(s, comp, p.src, stdin, stderr, p.keyFiles)
+	p.agentContexts()
+	loaded, lastBad := loadRules(s, comp, p.src, stdin, stderr, func(file string, r *eval.Rule) {
+		if r != nil {
+			p.keyFiles[r.Key] = file
+		}
+		if p.contexts != nil {
+			p.contexts.Statement(r, comp.B.MetricInits())
+		}
+	})
 	if !loaded {
 		out.Flush()
 		if p.src.fatal != nil {
@@ -460,6 +498,9 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	// the client may be made later, by a stomp action that came with a
 	// reload or the debugger's f: close the one there is at the end
 	defer func() { p.stomp.Close() }()
+	if s.agent && !p.startAgent(comp) {
+		return 1
+	}
 	if s.interact {
 		return p.interact(ctx, stdin, comp)
 	}
@@ -499,6 +540,9 @@ type session struct {
 
 	stomp      *stomp.Client // the JMS server's, for stomp actions
 	stompTried bool          // its configuration was read after start-up
+
+	contexts *agent.Contexts // -x: pmie's PMAPI contexts, for the PDUs
+	agent    *agent.Writer   // -x: what the summary PMDA is sent
 }
 
 // fleet reports whether pmie evaluates a fleet (the daemon
@@ -547,7 +591,7 @@ func (p *session) setUp() error {
 func (p *session) compiler() *eval.Compiler {
 	p.b = p.builder(p.src, p.hosts)
 	p.program = &eval.Program{}
-	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock}
+	return &eval.Compiler{B: p.b, Prog: p.program, Delta: p.delta, Clock: p.rt.Clock, Mode: p.s.mode()}
 }
 
 // builder makes the builder that binds rules to the metrics of src, with
@@ -617,6 +661,9 @@ func (p *session) evaluate(ctx context.Context) int {
 // status, after a failure or a signal.
 func (p *session) ran(err error, tasks int) (status int, stop bool) {
 	p.out.Flush()
+	if status, ok := agentStopped(err, p.stderr); ok {
+		return status, true
+	}
 	if err != nil {
 		fmt.Fprintf(p.stderr, "%s: %s\n", prog, errorText(err))
 		return 1, true
@@ -644,6 +691,7 @@ func (p *session) engineConfig(w span) (*actions.Runner, rules.Config) {
 	return runner, rules.Config{
 		Archive: src.archive, Start: w.start, Stop: w.stop,
 		Verbose: s.verbose, ShowTime: src.archive || s.showTime, Quiet: s.quiet,
+		Applet: s.applet, Report: p.report(),
 		Out:        p.out,
 		TimeString: func(sec float64) string { return ctime(int64(sec)) },
 		Calendar:   calendar(p.loc),
