@@ -36,6 +36,19 @@ const (
 	// PCPPython is python3-pcp: /usr/bin/python3 with PCP's pmi module,
 	// for writing archives.
 	PCPPython
+	// SummaryPMDA is PCP's summary PMDA (pmdasummary, whether installed
+	// in pmcd.conf or not), pmcd's binary and newhelp, to run the PMDA
+	// under a pmcd of the test's own (see PmcdBinary).
+	SummaryPMDA
+)
+
+// The PCP programs a private pmcd with the summary PMDA needs, where
+// Debian's packages put them.
+const (
+	PmcdBinary  = "/usr/lib/pcp/bin/pmcd"
+	Newhelp     = "/usr/lib/pcp/bin/newhelp"
+	SummaryDir  = "/var/lib/pcp/pmdas/summary"
+	pmdaSummary = SummaryDir + "/pmdasummary"
 )
 
 // Required reports whether missing components fail tests rather than skip
@@ -104,6 +117,12 @@ func missing(c Component) string {
 		}
 		if out, err := exec.Command("pminfo", "-h", "local:", "-d", "proc.psinfo.rss").CombinedOutput(); err != nil {
 			return "pmcd has no proc PMDA: " + strings.TrimSpace(string(out))
+		}
+	case SummaryPMDA:
+		for _, f := range []string{PmcdBinary, Newhelp, pmdaSummary} {
+			if _, err := os.Stat(f); err != nil {
+				return "no " + f + " (PCP's pmcd and summary PMDA)"
+			}
 		}
 	case PCPPython:
 		if err := exec.Command(Python, "-c", "from pcp import pmi").Run(); err != nil {
