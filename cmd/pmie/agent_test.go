@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -58,16 +57,30 @@ func TestAgentGoldens(t *testing.T) {
 	})
 }
 
+// isPDU reports whether b starts with what looks like a PDU pmie -x
+// sends: a DESC or RESULT header whose length b holds.
+func isPDU(b []byte) (pdu.Header, bool) {
+	h, err := pdu.ParseHeader(b)
+	return h, err == nil && (h.Type == pdu.Desc || h.Type == pdu.Result) && h.Len >= pdu.HeaderLen && h.Len <= len(b)
+}
+
 // showPDUs renders pmie -x's output for a reader: each PDU decoded, and
-// the text between them (what -z and actions print) as it is.
+// the text between them (what -z, actions and the debugger print), a line
+// at a time, as it is.
 func showPDUs(b []byte) string {
 	var s strings.Builder
 	for len(b) > 0 {
-		h, err := pdu.ParseHeader(b)
-		if err != nil || (h.Type != pdu.Desc && h.Type != pdu.Result) || h.Len < pdu.HeaderLen || h.Len > len(b) {
-			line, rest, _ := bytes.Cut(b, []byte("\n"))
-			fmt.Fprintf(&s, "text %q\n", line)
-			b = rest
+		h, ok := isPDU(b)
+		if !ok {
+			n := 1
+			for n < len(b) && b[n-1] != '\n' {
+				if _, ok := isPDU(b[n:]); ok {
+					break
+				}
+				n++
+			}
+			fmt.Fprintf(&s, "text %q\n", b[:n])
+			b = b[n:]
 			continue
 		}
 		p := b[:h.Len]
@@ -78,7 +91,7 @@ func showPDUs(b []byte) string {
 			continue
 		}
 		var r pmapi.Result
-		err = pdu.DecodeResult(p, &r, nil)
+		err := pdu.DecodeResult(p, &r, nil)
 		fmt.Fprintf(&s, "result from %d at %v (%v):", h.From, r.Time, err)
 		for _, vs := range r.Sets {
 			switch {
@@ -130,5 +143,31 @@ func TestAgentWithDaemon(t *testing.T) {
 	code, _, errs := runPmie(t, "-x", "--web.listen-address", "127.0.0.1:0", "-a", "testdata/archives/linux-v3", "testdata/pmie/logic.pmie")
 	if code != 1 || !strings.HasPrefix(errs, "pmie: -x cannot be used with --yaml-config or --web.listen-address\nUsage: pmie ") {
 		t.Errorf("status %d, messages:\n%s", code, errs)
+	}
+}
+
+// TestAgentDebuggerLoads checks that rules the debugger's f loads under
+// -x (on which pmie 6.0.3 dies) are described before their first values:
+// a new task's descriptor comes before its first result.
+func TestAgentDebuggerLoads(t *testing.T) {
+	dir := t.TempDir()
+	first, more := filepath.Join(dir, "first.pmie"), filepath.Join(dir, "more.pmie")
+	os.WriteFile(first, []byte("summary.cpu.util = hinv.ncpu;\n"), 0o644)
+	os.WriteFile(more, []byte("delta = 3 sec;\nsummary.cpu.busy = hinv.ncpu * 2;\n"), 0o644)
+	t.Setenv("PCP_DERIVED_CONFIG", "")
+	t.Setenv("PMNS_DEFAULT", filepath.Join(repoRoot, agentGoldens, "pmns"))
+	t.Setenv("TZ", "UTC")
+	t.Chdir(repoRoot)
+	var out, errs strings.Builder
+	code := run(t.Context(), nil, []string{"-x", "-d", "-a", "testdata/archives/linux-v3", "-t", "1", first},
+		strings.NewReader("f "+more+"\nr 4sec\nq\n"), &out, &errs)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs.String())
+	}
+	shown := showPDUs([]byte(out.String()))
+	desc := strings.Index(shown, "desc from 2: {PMID:27.0.2 ")
+	result := strings.Index(shown, "27.0.2:4(")
+	if desc < 0 || result < 0 || desc > result {
+		t.Errorf("the rule f loaded is not described before its values:\n%s", shown)
 	}
 }

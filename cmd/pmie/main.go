@@ -639,7 +639,9 @@ func (p *session) evaluate(ctx context.Context) int {
 		defer st.close()
 	}
 	eng := rules.New(cfg, p.b, p.program)
-	if !src.archive && (s.configFile != "" || len(s.files) > 0) {
+	if !src.archive && !s.agent && (s.configFile != "" || len(s.files) > 0) {
+		// (not under -x: the summary PMDA takes each metric's
+		// descriptor once, and pmie has no reload)
 		stopReload := p.startReloads(ctx, eng, d)
 		defer stopReload()
 	}
