@@ -23,7 +23,8 @@ usage:
       /tmp/diff-pmie-agent)
 
 Under -x, PCP's global derived metrics are off ($PCP_DERIVED_CONFIG
-empty): real pmie -x loses their values (see README). The pad byte of a
+empty): real pmie -x no longer computes them as defined once it has
+loaded the namespace (see README). The pad byte of a
 descriptor's units is not compared (pmie copies the source metric's; ours
 is 0, see README). It needs PCP (pmie, python3-pcp: run it with
 /usr/bin/python3). Real pmie's crashes (a rule that is a reserved variable alone, a string metric
@@ -111,8 +112,8 @@ def run1(prog, archs, rules, fl, tmp, pmns):
     env = dict(os.environ, TZ="UTC", PMNS_DEFAULT=pmns)
     env.pop("PCP_XCONFIRM_PROG", None)
     if "-x" in fl.split():
-        # no global derived metrics: real pmie -x loses their values (see
-        # README), a difference this would find again and again
+        # no global derived metrics: real pmie -x computes them wrongly
+        # (see README), a difference this would find again and again
         env["PCP_DERIVED_CONFIG"] = ""
     args = []
     for a in archs:
