@@ -218,42 +218,75 @@ func plan(metrics []Metric, indoms []Indom) (*layout, error) {
 
 // write fills the mapped file f as laid out, the generation numbers last.
 func (l *layout) write(f *File, cluster uint32, metrics []Metric, indoms []Indom) {
-	b := f.data
-	le := binary.LittleEndian
-	str := l.strings
-	putString := func(s string) uint64 {
-		if s == "" {
-			return 0
-		}
-		if len(s) > maxNameBytes {
-			s = s[:maxNameBytes]
-		}
-		at := str
-		copy(b[at:at+stringSize-1], s)
-		str += stringSize
-		return uint64(at)
+	w := &writer{l: l, f: f, b: f.data, str: l.strings, toc: headerSize}
+	w.header(cluster, len(metrics), len(indoms))
+	instAt := w.indoms(indoms)
+	w.metrics(metrics, instAt)
+	gen := uint64(time.Now().UnixNano())
+	atomic.StoreUint64(f.word(8), gen)
+	atomic.StoreUint64(f.word(16), gen)
+}
+
+// writer fills a mapped file section by section: it keeps where the next
+// string and the next TOC entry go.
+type writer struct {
+	l   *layout
+	f   *File
+	b   []byte
+	str int // offset of the next string
+	toc int // offset of the next TOC entry
+}
+
+// le is the byte order of the format.
+var le = binary.LittleEndian
+
+// putString writes s (cut to the longest name the format holds) as the
+// next string and returns its offset, or 0 for an empty s, which takes no
+// string.
+func (w *writer) putString(s string) uint64 {
+	if s == "" {
+		return 0
 	}
+	if len(s) > maxNameBytes {
+		s = s[:maxNameBytes]
+	}
+	at := w.str
+	copy(w.b[at:at+stringSize-1], s)
+	w.str += stringSize
+	return uint64(at)
+}
+
+// putTOC writes the next TOC entry: a section's type, count and offset.
+func (w *writer) putTOC(typ, count, offset int) {
+	le.PutUint32(w.b[w.toc:], uint32(typ))
+	le.PutUint32(w.b[w.toc+4:], uint32(count))
+	le.PutUint64(w.b[w.toc+8:], uint64(offset))
+	w.toc += tocSize
+}
+
+// header writes the header, without its generation numbers, and the TOC
+// of a file of nmetrics metrics and nindoms instance domains.
+func (w *writer) header(cluster uint32, nmetrics, nindoms int) {
+	b, l := w.b, w.l
 	copy(b[0:4], "MMV\x00")
 	le.PutUint32(b[4:], version2)
 	le.PutUint32(b[24:], uint32(l.tocs))
 	le.PutUint32(b[28:], flagProcess)
 	le.PutUint32(b[32:], uint32(os.Getpid()))
 	le.PutUint32(b[36:], cluster)
-	toc := headerSize
-	putTOC := func(typ, count, offset int) {
-		le.PutUint32(b[toc:], uint32(typ))
-		le.PutUint32(b[toc+4:], uint32(count))
-		le.PutUint64(b[toc+8:], uint64(offset))
-		toc += tocSize
+	if nindoms > 0 {
+		w.putTOC(tocIndoms, nindoms, l.indoms)
+		w.putTOC(tocInstances, l.ninsts, l.insts)
 	}
-	if len(indoms) > 0 {
-		putTOC(tocIndoms, len(indoms), l.indoms)
-		putTOC(tocInstances, l.ninsts, l.insts)
-	}
-	putTOC(tocMetrics, len(metrics), l.metrics)
-	putTOC(tocValues, l.nvalues, l.values)
-	putTOC(tocStrings, l.nstrings, l.strings)
+	w.putTOC(tocMetrics, nmetrics, l.metrics)
+	w.putTOC(tocValues, l.nvalues, l.values)
+	w.putTOC(tocStrings, l.nstrings, l.strings)
+}
 
+// indoms writes the instance domains and their instances, and returns
+// the offset of each instance by its domain's serial.
+func (w *writer) indoms(indoms []Indom) map[uint32][]int {
+	b, l := w.b, w.l
 	instAt := map[uint32][]int{} // serial -> offset of each instance
 	in := l.insts
 	for i := range indoms {
@@ -262,27 +295,34 @@ func (l *layout) write(f *File, cluster uint32, metrics []Metric, indoms []Indom
 		le.PutUint32(b[at:], d.Serial)
 		le.PutUint32(b[at+4:], uint32(len(d.Instances)))
 		le.PutUint64(b[at+8:], uint64(in))
-		le.PutUint64(b[at+16:], putString(d.Short))
-		le.PutUint64(b[at+24:], putString(d.Help))
+		le.PutUint64(b[at+16:], w.putString(d.Short))
+		le.PutUint64(b[at+24:], w.putString(d.Help))
 		for _, inst := range d.Instances {
 			le.PutUint64(b[in:], uint64(at))
 			le.PutUint32(b[in+12:], uint32(inst.ID))
-			le.PutUint64(b[in+16:], putString(inst.Name))
+			le.PutUint64(b[in+16:], w.putString(inst.Name))
 			instAt[d.Serial] = append(instAt[d.Serial], in)
 			in += instSize
 		}
 	}
+	return instAt
+}
+
+// metrics writes the metrics and their values (one per instance of its
+// domain, at instAt), noting where each value is for File.Value.
+func (w *writer) metrics(metrics []Metric, instAt map[uint32][]int) {
+	b, l, f := w.b, w.l, w.f
 	val := l.values
 	for i, m := range metrics {
 		at := l.metrics + i*metricSize
-		le.PutUint64(b[at:], putString(m.Name))
+		le.PutUint64(b[at:], w.putString(m.Name))
 		le.PutUint32(b[at+8:], m.Item)
 		le.PutUint32(b[at+12:], uint32(m.Type))
 		le.PutUint32(b[at+16:], uint32(m.Sem))
 		le.PutUint32(b[at+20:], m.Units.Pack())
 		le.PutUint32(b[at+24:], m.Indom)
-		le.PutUint64(b[at+32:], putString(m.Short))
-		le.PutUint64(b[at+40:], putString(m.Help))
+		le.PutUint64(b[at+32:], w.putString(m.Short))
+		le.PutUint64(b[at+40:], w.putString(m.Help))
 		if m.Indom == 0 {
 			le.PutUint64(b[val+16:], uint64(at))
 			f.values[valueKey{m.Name, ""}] = val
@@ -296,9 +336,6 @@ func (l *layout) write(f *File, cluster uint32, metrics []Metric, indoms []Indom
 			val += valueSize
 		}
 	}
-	gen := uint64(time.Now().UnixNano())
-	atomic.StoreUint64(f.word(8), gen)
-	atomic.StoreUint64(f.word(16), gen)
 }
 
 // word is the 8-byte word at off in the mapping, for atomic access.
