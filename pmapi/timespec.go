@@ -280,9 +280,32 @@ func fracNanos(d float64) int {
 // parseCtime is __pmParseCtime.
 func parseCtime(spec string) (ctimeSpec, error) {
 	t := ctimeSpec{-1, -1, -1, -1, -1, -1, -1}
-	i := 0
-	weekday, i := parse3char(spec, i, weekdayCodes)
+	weekday, i := parse3char(spec, 0, weekdayCodes)
 	t.mon, i = parse3char(spec, i, monthCodes)
+	i = t.dayHour(spec, i)
+	i = t.clock(spec, i)
+	i = t.meridian(spec, i)
+	var v int
+	var ok bool
+	if v, i, ok = parseIntAt(spec, i, 1900, 9999); ok {
+		t.year = v
+	}
+	i = skipSpace(spec, i)
+	if i < len(spec) {
+		return t, specError(spec, i, msgUnexpected)
+	}
+	if t.incomplete(weekday) {
+		return t, specError(spec, i, msgMore)
+	}
+	t.fillBelow()
+	return t, nil
+}
+
+// dayHour reads the day of the month and the hour, where given, at i in
+// spec, and returns the position after them. A lone number up to 23 is
+// the hour when no month was given or a ':' follows it; a day 0 with an
+// hour is no day.
+func (t *ctimeSpec) dayHour(spec string, i int) int {
 	var v int
 	var ok bool
 	if v, i, ok = parseIntAt(spec, i, 0, 31); ok {
@@ -297,53 +320,75 @@ func parseCtime(spec string) (ctimeSpec, error) {
 	if t.hour == -1 && t.mday >= 0 && t.mday <= 23 && (t.mon == -1 || (i < len(spec) && spec[i] == ':')) {
 		t.hour, t.mday = t.mday, -1
 	}
-	if j := skipSpace(spec, i); j < len(spec) && spec[j] == ':' {
-		i = j + 1
-		if t.hour == -1 {
-			t.hour = 0
-		}
-		t.min = 0
-		if v, i, ok = parseIntAt(spec, i, 0, 59); ok {
-			t.min = v
-		}
-		if j := skipSpace(spec, i); j < len(spec) && spec[j] == ':' {
-			i = j + 1
-			if d, j, ok := parseDoubleAt(spec, i, 0, 61); ok {
-				t.sec, t.nsec, i = int(d), fracNanos(d), j
-			} else {
-				i = j
-			}
-		} else {
-			i = j
-		}
-	} else {
-		i = j
+	return i
+}
+
+// colon reports whether a ':' follows the white space at i in spec, and
+// returns the position after it, else after the white space.
+func colon(spec string, i int) (int, bool) {
+	j := skipSpace(spec, i)
+	if j < len(spec) && spec[j] == ':' {
+		return j + 1, true
 	}
-	if pm, j := parse3char(spec, i, ampmCodes); pm >= 0 {
-		i = j
-		switch {
-		case t.hour > 12 || t.hour == -1:
-			i -= 2
-		case pm == 1 && t.hour < 12:
-			t.hour += 12
-		case pm == 0 && t.hour == 12:
-			t.hour = 0
-		}
-	} else {
-		i = j
+	return j, false
+}
+
+// clock reads ":MM[:SS.FFF]" at i in spec, where given, and returns the
+// position after it. A ':' alone sets the hour (if none) and the minute
+// to 0.
+func (t *ctimeSpec) clock(spec string, i int) int {
+	i, ok := colon(spec, i)
+	if !ok {
+		return i
 	}
-	if v, i, ok = parseIntAt(spec, i, 1900, 9999); ok {
-		t.year = v
+	if t.hour == -1 {
+		t.hour = 0
 	}
-	i = skipSpace(spec, i)
-	if i < len(spec) {
-		return t, specError(spec, i, msgUnexpected)
+	t.min = 0
+	var v int
+	if v, i, ok = parseIntAt(spec, i, 0, 59); ok {
+		t.min = v
 	}
-	if (weekday != -1 && t.mon == -1 && t.mday == -1) ||
-		(t.hour != -1 && t.min == -1 && t.mday == -1 && t.mon == -1 && t.year == -1) {
-		return t, specError(spec, i, msgMore)
+	if i, ok = colon(spec, i); !ok {
+		return i
 	}
-	// fields below the most significant one given default to their start
+	d, next, ok := parseDoubleAt(spec, i, 0, 61)
+	if ok {
+		t.sec, t.nsec = int(d), fracNanos(d)
+	}
+	return next
+}
+
+// meridian reads "am" or "pm" at i in spec, where given, and returns the
+// position after it. After an hour over 12, or none, it is not taken: the
+// position goes back to its letters, which are then unexpected.
+func (t *ctimeSpec) meridian(spec string, i int) int {
+	pm, j := parse3char(spec, i, ampmCodes)
+	if pm < 0 {
+		return j
+	}
+	switch {
+	case t.hour > 12 || t.hour == -1:
+		j -= 2
+	case pm == 1 && t.hour < 12:
+		t.hour += 12
+	case pm == 0 && t.hour == 12:
+		t.hour = 0
+	}
+	return j
+}
+
+// incomplete reports whether t, with weekday, says too little to be a
+// time: a weekday without a month or day, or an hour without minutes,
+// day, month or year.
+func (t ctimeSpec) incomplete(weekday int) bool {
+	return (weekday != -1 && t.mon == -1 && t.mday == -1) ||
+		(t.hour != -1 && t.min == -1 && t.mday == -1 && t.mon == -1 && t.year == -1)
+}
+
+// fillBelow gives the fields below the most significant one given their
+// start (month 0, day 1, hour, minute and second 0).
+func (t *ctimeSpec) fillBelow() {
 	dflt := t.year != -1
 	fill := func(f *int, zero int) {
 		if *f != -1 {
@@ -359,7 +404,6 @@ func parseCtime(spec string) (ctimeSpec, error) {
 	if t.sec == -1 && dflt {
 		t.sec, t.nsec = 0, 0
 	}
-	return t, nil
 }
 
 // resolve is __pmConvertHighResTime for an absolute time: fields not
