@@ -405,56 +405,52 @@ var keywords = []string{"define", "undef", "ifdef", "ifndef", "endif", "else"}
 // line: 1 when the lines after it are skipped, 0 when not, -1 when the
 // line is none of them.
 func (r *run) directive() (int, error) {
-	l := r.line
-	op := ""
-	for _, kw := range keywords {
-		if bytes.HasPrefix(l[1:], []byte(kw)) {
-			op = kw
-			break
-		}
-	}
+	op := r.keyword()
 	if op == "" {
 		return -1, nil
 	}
+	name, value, err := r.operands(op)
+	if err != nil {
+		return 0, err
+	}
+	if err := r.conditional(op); err != nil {
+		return 0, err
+	}
+	switch {
+	case op == "endif":
+		return 0, nil
+	case r.inIf == ifFalse:
+		return 1, nil
+	}
+	return r.macroOp(op, name, value)
+}
+
+// keyword is the directive's keyword the line starts with after its '#',
+// as a prefix, or "" for none.
+func (r *run) keyword() string {
+	for _, kw := range keywords {
+		if bytes.HasPrefix(r.line[1:], []byte(kw)) {
+			return kw
+		}
+	}
+	return ""
+}
+
+// operands reads what follows the keyword op: the macro's name (but for
+// #endif and #else) and a #define's value, then nothing but white space.
+func (r *run) operands(op string) (name, value string, err error) {
+	l := r.line
 	ip := 1 + len(op)
 	for isBlank(l[ip]) {
 		ip++
 	}
-	var name, value string
 	if op != "endif" && op != "else" {
-		if l[ip] == '\n' {
-			return 0, r.fail("Missing macro name")
+		if name, ip, err = r.macroName(ip); err != nil {
+			return "", "", err
 		}
-		start := ip
-		for ; !isBlank(l[ip]); ip++ {
-			if isAlpha(l[ip]) || l[ip] == '_' || (ip > start && isDigit(l[ip])) {
-				continue
-			}
-			break
-		}
-		if !isSpace(l[ip]) {
-			return 0, r.fail("Illegal character in macro name")
-		}
-		name = string(l[start:ip])
 		if op == "define" && l[ip] != '\n' {
-			for isBlank(l[ip]) {
-				ip++
-			}
-			var quote byte
-			if l[ip] == '\'' || l[ip] == '"' {
-				quote = l[ip]
-				ip++
-			}
-			start := ip
-			for ip < len(l) && ((quote == 0 && !isSpace(l[ip])) || (quote != 0 && l[ip] != quote)) {
-				ip++
-			}
-			if quote != 0 && ip == len(l) {
-				return 0, r.fail("Unterminated value string in #define")
-			}
-			value = string(l[start:ip])
-			if quote != 0 {
-				ip++
+			if value, ip, err = r.defineValue(ip); err != nil {
+				return "", "", err
 			}
 		}
 	}
@@ -462,45 +458,113 @@ func (r *run) directive() (int, error) {
 		ip++
 	}
 	if ip < len(l) && l[ip] != '\n' && l[ip] != '\r' {
-		return 0, r.fail("Unexpected extra text in a control line")
+		return "", "", r.fail("Unexpected extra text in a control line")
 	}
+	return name, value, nil
+}
+
+// macroName reads the macro name at ip: a letter or '_', then letters,
+// digits and '_', up to white space. It returns the name and the position
+// after it.
+func (r *run) macroName(ip int) (string, int, error) {
+	l := r.line
+	if l[ip] == '\n' {
+		return "", ip, r.fail("Missing macro name")
+	}
+	start := ip
+	for ; !isBlank(l[ip]); ip++ {
+		if isAlpha(l[ip]) || l[ip] == '_' || (ip > start && isDigit(l[ip])) {
+			continue
+		}
+		break
+	}
+	if !isSpace(l[ip]) {
+		return "", ip, r.fail("Illegal character in macro name")
+	}
+	return string(l[start:ip]), ip, nil
+}
+
+// defineValue reads a #define's value after the white space at ip: a
+// word, or a string in single or double quotes. It returns the value and
+// the position after it.
+func (r *run) defineValue(ip int) (string, int, error) {
+	l := r.line
+	for isBlank(l[ip]) {
+		ip++
+	}
+	var quote byte
+	if l[ip] == '\'' || l[ip] == '"' {
+		quote = l[ip]
+		ip++
+	}
+	start := ip
+	for ip < len(l) && ((quote == 0 && !isSpace(l[ip])) || (quote != 0 && l[ip] != quote)) {
+		ip++
+	}
+	if quote != 0 && ip == len(l) {
+		return "", ip, r.fail("Unterminated value string in #define")
+	}
+	value := string(l[start:ip])
+	if quote != 0 {
+		ip++
+	}
+	return value, ip, nil
+}
+
+// conditional checks that an #endif or #else has an #ifdef or #ifndef
+// open, and an #ifdef or #ifndef none, then ends (#endif) or turns over
+// (#else) the one open.
+func (r *run) conditional(op string) error {
 	switch op {
 	case "endif":
 		if r.inIf == ifNone {
-			return 0, r.fail("No matching #ifdef or #ifndef for #endif")
+			return r.fail("No matching #ifdef or #ifndef for #endif")
 		}
 		r.inIf = ifNone
-		return 0, nil
 	case "else":
 		if r.inIf == ifNone {
-			return 0, r.fail("No matching #ifdef or #ifndef for #else")
+			return r.fail("No matching #ifdef or #ifndef for #else")
 		}
 		r.inIf = 1 - r.inIf
 	case "ifdef", "ifndef":
 		if r.inIf != ifNone {
-			return 0, r.fail("Nested #ifdef or #ifndef")
+			return r.fail("Nested #ifdef or #ifndef")
 		}
 	}
-	if r.inIf == ifFalse {
-		return 1, nil
-	}
+	return nil
+}
+
+// macroOp does what op (#define, #undef, #ifdef, #ifndef, or an #else
+// turned true) does with the macro name, as directive answers.
+func (r *run) macroOp(op, name, value string) (int, error) {
 	for i := range r.macros {
-		if r.macros[i].name != name {
-			continue
+		if r.macros[i].name == name {
+			return r.defined(op, &r.macros[i])
 		}
-		switch op {
-		case "ifdef":
-			r.inIf = ifTrue
-			return 0, nil
-		case "ifndef":
-			r.inIf = ifFalse
-			return 1, nil
-		case "undef":
-			r.macros[i].name = ""
-			return 0, nil
-		}
-		return 0, r.fail("Macro redefinition")
 	}
+	return r.undefined(op, name, value)
+}
+
+// defined does op with a macro m that is defined: a test, an #undef, or
+// (#define or #else) a redefinition.
+func (r *run) defined(op string, m *macro) (int, error) {
+	switch op {
+	case "ifdef":
+		r.inIf = ifTrue
+		return 0, nil
+	case "ifndef":
+		r.inIf = ifFalse
+		return 1, nil
+	case "undef":
+		m.name = ""
+		return 0, nil
+	}
+	return 0, r.fail("Macro redefinition")
+}
+
+// undefined does op with a macro name that is not defined: a test, an
+// #undef (nothing), or a definition.
+func (r *run) undefined(op, name, value string) (int, error) {
 	switch op {
 	case "ifdef":
 		r.inIf, r.ifLine = ifFalse, r.cur().lineno
