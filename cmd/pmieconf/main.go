@@ -80,8 +80,9 @@ type opts struct {
 	command              []string
 }
 
-func parseArgs(env Env, prog string) (opts, bool) {
-	var o opts
+// parseArgs reads the command line: ok is false, after the messages and
+// the usage message, when it is wrong.
+func parseArgs(env Env, prog string) (o opts, ok bool) {
 	// libpcp's pmprintf and pmflush: messages go where $PCP_STDERR says
 	msgs := &pmprintf.Buffer{Prog: prog, Stderr: env.Stderr, LookupEnv: env.LookupEnv}
 	bad := false
@@ -132,6 +133,7 @@ func parseArgs(env Env, prog string) (opts, bool) {
 	return o, true
 }
 
+// progName is the program's name, as pmieconf takes it from argv[0].
 func progName(arg0 string) string {
 	if i := strings.LastIndexByte(arg0, '/'); i >= 0 {
 		return arg0[i+1:]
@@ -143,25 +145,52 @@ func progName(arg0 string) string {
 // pmieconf wherever it is.
 type exitStatus int
 
+// run is pmieconf: it returns the exit status.
 func run(env Env) (code int) {
-	defer func() {
-		if r := recover(); r != nil {
-			st, ok := r.(exitStatus)
-			if !ok {
-				panic(r)
-			}
-			code = int(st)
-		}
-	}()
+	defer catchExit(&code)
 	prog := progName(env.Args[0])
 	o, ok := parseArgs(env, prog)
 	if !ok {
 		return 1
 	}
+	c := &command{env: env, prog: prog, o: o, conf: pmConfig(env)}
+	c.s = c.session()
+	warning, err := c.load()
+	if err != nil {
+		return c.fail(err)
+	}
+	if len(c.s.Set.Rules) <= 1 {
+		fmt.Fprintf(env.Stderr, "%s: no rules were found using rule path: %s\n", prog, c.rules)
+		return 1
+	}
+	if o.force || warning != "" {
+		if !c.s.Write() {
+			return 1
+		}
+		if o.force {
+			return 0
+		}
+	}
+	return c.commands()
+}
+
+// catchExit, deferred by run, sets its status to that of an exitStatus
+// panic; any other panic goes on.
+func catchExit(code *int) {
+	if r := recover(); r != nil {
+		st, ok := r.(exitStatus)
+		if !ok {
+			panic(r)
+		}
+		*code = int(st)
+	}
+}
+
+// pmConfig is pmGetConfig for env: the first look-up reads pcp.conf, and
+// one that cannot be read ends pmieconf there, as in libpcp.
+func pmConfig(env Env) func(string) string {
 	cfg := pcpconf.New(env.LookupEnv)
-	// conf is pmGetConfig: the first look-up reads pcp.conf, and one
-	// that cannot be read ends pmieconf there, as in libpcp.
-	conf := func(name string) string {
+	return func(name string) string {
 		v, err := cfg.Get(name)
 		if err != nil {
 			io.WriteString(env.Stderr, err.Error())
@@ -169,52 +198,70 @@ func run(env Env) (code int) {
 		}
 		return v
 	}
-	fail := func(err error) int {
-		var diag *lang.Diagnostic
-		if errors.As(err, &diag) {
-			fmt.Fprintf(env.Stderr, "%s: %s\n", prog, err)
-		} else {
-			fmt.Fprintf(env.Stderr, "%s: error - %s\n", prog, pmieconf.CFormat(err.Error()))
-		}
-		return 1
+}
+
+// command is one run of pmieconf, past its options.
+type command struct {
+	env   Env
+	prog  string
+	o     opts
+	conf  func(string) string // pmGetConfig
+	s     *pmieconf.Session
+	rules string // the rule path, as pmieconf keeps it
+}
+
+// fail reports err, as the templates' own diagnostics or as pmieconf's
+// errors, and returns the exit status.
+func (c *command) fail(err error) int {
+	var diag *lang.Diagnostic
+	if errors.As(err, &diag) {
+		fmt.Fprintf(c.env.Stderr, "%s: %s\n", c.prog, err)
+	} else {
+		fmt.Fprintf(c.env.Stderr, "%s: error - %s\n", c.prog, pmieconf.CFormat(err.Error()))
 	}
-	s := &pmieconf.Session{Program: prog, Auto: o.auto, Verbose: o.verbose,
+	return 1
+}
+
+// session makes the session of the options given: interactive, until
+// its commands are read, when no command nor -c is given; with ctime's
+// zone, $TZ; finding pmie processes in $PCP_TMP_DIR.
+func (c *command) session() *pmieconf.Session {
+	env, o := c.env, c.o
+	s := &pmieconf.Session{Program: c.prog, Auto: o.auto, Verbose: o.verbose,
 		Interactive: len(o.command) == 0 && !o.auto,
 		Out:         env.Stdout, Err: env.Stderr,
-		Conf: conf}
+		Conf: c.conf}
 	if tz, _ := env.LookupEnv("TZ"); tz != "" {
 		// ctime(3)'s zone, which may be a POSIX rule ("JST-9") that
 		// Go's time.Local does not read
 		loc := pmapi.LoadTZ(tz)
 		s.Now = func() time.Time { return time.Now().In(loc) }
 	}
-	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(conf("PCP_TMP_DIR"), file) }
-	if err := locateFile(env, o, conf, s); err != nil {
-		return fail(err)
+	s.Processes = func(file string) ([]string, error) { return pmieconf.PmieProcesses(c.conf("PCP_TMP_DIR"), file) }
+	return s
+}
+
+// load finds the pmie file, loads the rule templates and reads the pmie
+// file back into them. It returns the warning reading the file gave, if
+// any (the file is then written again).
+func (c *command) load() (warning string, err error) {
+	if err := locateFile(c.env, c.o, c.conf, c.s); err != nil {
+		return "", err
 	}
-	rules := pmieconf.CutPath(rulesPath(env, o, conf, prog))
-	set, err := pmieconf.Load(rules)
+	c.rules = pmieconf.CutPath(rulesPath(c.env, c.o, c.conf, c.prog))
+	set, err := pmieconf.Load(c.rules)
 	if err != nil {
-		return fail(err)
+		return "", err
 	}
-	s.Set = set
-	warning, err := readSaved(s)
-	if err != nil {
-		return fail(err)
-	}
-	if len(set.Rules) <= 1 {
-		fmt.Fprintf(env.Stderr, "%s: no rules were found using rule path: %s\n", prog, rules)
-		return 1
-	}
-	if o.force || warning != "" {
-		if !s.Write() {
-			return 1
-		}
-		if o.force {
-			return 0
-		}
-	}
-	if len(o.command) == 0 && !o.auto {
+	c.s.Set = set
+	return readSaved(c.s)
+}
+
+// commands runs the commands, of the command line or else of standard
+// input, and returns the exit status.
+func (c *command) commands() int {
+	s, env := c.s, c.env
+	if len(c.o.command) == 0 && !c.o.auto {
 		// Until now a session without a command counts as interactive;
 		// from here on only if its commands come from a terminal.
 		s.Interactive = env.StdinTTY
@@ -224,7 +271,7 @@ func run(env Env) (code int) {
 		}
 		return s.Interact(env.Stdin)
 	}
-	if s.Run(o.command) == -1 {
+	if s.Run(c.o.command) == -1 {
 		return 1
 	}
 	if !s.Quit() {
