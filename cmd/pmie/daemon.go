@@ -243,99 +243,154 @@ func (p *session) ruleFiles() []string {
 // them all, changing nothing; the candidate's Apply puts them in force.
 func (p *session) loadCandidate(d *pmiedaemon.Daemon) rules.LoadFunc {
 	return func() (*rules.Candidate, error) {
-		cfg, yaml := p.dcfg, p.dyaml
-		var errs []string
+		r := &reload{p: p, cfg: p.dcfg, yaml: p.dyaml}
 		if p.s.yamlFile != "" {
 			var err error
-			if cfg, yaml, err = readSettings(p.s.yamlFile); err != nil {
+			if r.cfg, r.yaml, err = readSettings(p.s.yamlFile); err != nil {
 				return nil, err
 			}
 		}
-		log := p.bgLog()
-		rulesFrom := p.ruleFiles()
-		if p.yamlRules {
-			rulesFrom = cfg.RuleFiles
+		if err := r.derive(); err != nil {
+			return nil, err
 		}
-		src := p.cur.Load()
-		reconnect := false
-		var derived []string
-		if cfg != nil {
-			derived = cfg.DerivedFiles
+		if err := r.compile(); err != nil {
+			return nil, err
 		}
-		sum := readFiles(derived)
-		if !bytes.Equal(sum, p.derivedSum) {
-			reg, err := loadDerivedFiles(derived)
-			if err != nil {
-				return nil, err
-			}
-			src, reconnect = src.fork(reg), true
-		}
-		b := p.builder(src, nil)
-		prog := &eval.Program{}
-		comp := &eval.Compiler{B: b, Prog: prog, Delta: p.delta, Clock: p.rt.Clock}
-		keyFiles := map[string]string{}
-		files := []string{}
-		if p.s.yamlFile != "" {
-			files = append(files, cfg.File)
-		}
-		for _, f := range rulesFrom {
-			path, err := findConfig(f)
-			if err != nil {
-				errs = append(errs, strings.TrimSpace(err.Error()))
-				continue
-			}
-			files = append(files, path)
-			text, err := os.ReadFile(path)
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: %v", path, err))
-				continue
-			}
-			n := len(prog.Rules)
-			if err, warns := rules.CheckText(comp, path, string(text)); err != nil {
-				errs = append(errs, err.Error())
-			} else {
-				for _, w := range warns {
-					log(rules.Warning, "pmie: warning - "+w)
-				}
-			}
-			markDerived(prog.Rules[n:], src.registry(), sum)
-			for _, r := range prog.Rules[n:] {
-				keyFiles[r.Key] = path
-			}
-		}
-		files = append(files, derived...)
-		if len(errs) > 0 {
-			return nil, errors.New(strings.Join(errs, "\n"))
-		}
-		c := &rules.Candidate{Builder: b, Program: prog, Reconnect: reconnect, Files: files}
-		if reconnect {
-			c.Rewrap = func(conn string, old pmapi.Context) pmapi.Context { return p.rewrap(src, conn, old) }
-		}
-		var prepared *pmiedaemon.Prepared
-		if d != nil && cfg != nil {
-			var err error
-			if prepared, err = d.Prepare(cfg, yaml, keyFiles); err != nil {
-				return nil, err
-			}
-		}
-		c.Apply = func() {
-			if reconnect {
-				p.cur.Store(src)
-				p.derivedSum = sum
-				p.forks = append(p.forks, src)
-			}
-			p.dcfg, p.dyaml = cfg, yaml
-			if prepared != nil {
-				d.Apply(prepared)
-			}
-		}
-		c.Discard = func() {
-			if prepared != nil {
-				d.Discard(prepared)
-			}
-		}
-		return c, nil
+		return r.candidate(d)
 	}
+}
+
+// reload is a reload being checked: the daemon's configuration read
+// again, the sources its rules bind to and the program they make.
+type reload struct {
+	p    *session
+	cfg  *wire.Settings // the daemon's configuration, if any
+	yaml []byte         // its contents
+
+	src       *sources
+	reconnect bool     // src is new, for changed derived metrics
+	derived   []string // the derived metric files
+	sum       []byte   // their contents
+
+	b        *eval.Builder
+	prog     *eval.Program
+	keyFiles map[string]string // the file of each rule, by key
+	files    []string          // the files read, for the candidate
+}
+
+// derive reads the derived metric files: when they have changed, the
+// rules bind to new sources with their metrics, which are reconnected.
+func (r *reload) derive() error {
+	r.src = r.p.cur.Load()
+	if r.cfg != nil {
+		r.derived = r.cfg.DerivedFiles
+	}
+	r.sum = readFiles(r.derived)
+	if !bytes.Equal(r.sum, r.p.derivedSum) {
+		reg, err := loadDerivedFiles(r.derived)
+		if err != nil {
+			return err
+		}
+		r.src, r.reconnect = r.src.fork(reg), true
+	}
+	return nil
+}
+
+// ruleFiles are the rule files to read: the daemon configuration's, if
+// the rules are its, else those named at start.
+func (r *reload) ruleFiles() []string {
+	if r.p.yamlRules {
+		return r.cfg.RuleFiles
+	}
+	return r.p.ruleFiles()
+}
+
+// compile builds the rules of every rule file into a new program,
+// warnings going to the log; the error says what is wrong in each file.
+func (r *reload) compile() error {
+	p := r.p
+	log := p.bgLog()
+	rulesFrom := r.ruleFiles()
+	r.b = p.builder(r.src, nil)
+	r.prog = &eval.Program{}
+	comp := &eval.Compiler{B: r.b, Prog: r.prog, Delta: p.delta, Clock: p.rt.Clock}
+	r.keyFiles = map[string]string{}
+	r.files = []string{}
+	if p.s.yamlFile != "" {
+		r.files = append(r.files, r.cfg.File)
+	}
+	var errs []string
+	for _, f := range rulesFrom {
+		if err := r.compileFile(comp, f, log); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	r.files = append(r.files, r.derived...)
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// compileFile finds the rule file f and builds its rules with comp,
+// noting each one's file and whether it uses the derived metrics.
+func (r *reload) compileFile(comp *eval.Compiler, f string, log rules.NotifyFunc) error {
+	path, err := findConfig(f)
+	if err != nil {
+		return errors.New(strings.TrimSpace(err.Error()))
+	}
+	r.files = append(r.files, path)
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	n := len(r.prog.Rules)
+	err, warns := rules.CheckText(comp, path, string(text))
+	if err == nil {
+		for _, w := range warns {
+			log(rules.Warning, "pmie: warning - "+w)
+		}
+	}
+	markDerived(r.prog.Rules[n:], r.src.registry(), r.sum)
+	for _, rule := range r.prog.Rules[n:] {
+		r.keyFiles[rule.Key] = path
+	}
+	return err
+}
+
+// candidate is the reload checked, with the daemon's new configuration
+// prepared: its Apply puts the rules, sources and configuration in force,
+// and its Discard drops what was prepared.
+func (r *reload) candidate(d *pmiedaemon.Daemon) (*rules.Candidate, error) {
+	p := r.p
+	c := &rules.Candidate{Builder: r.b, Program: r.prog, Reconnect: r.reconnect, Files: r.files}
+	if r.reconnect {
+		c.Rewrap = func(conn string, old pmapi.Context) pmapi.Context { return p.rewrap(r.src, conn, old) }
+	}
+	var prepared *pmiedaemon.Prepared
+	if d != nil && r.cfg != nil {
+		var err error
+		if prepared, err = d.Prepare(r.cfg, r.yaml, r.keyFiles); err != nil {
+			return nil, err
+		}
+	}
+	c.Apply = func() {
+		if r.reconnect {
+			p.cur.Store(r.src)
+			p.derivedSum = r.sum
+			p.forks = append(p.forks, r.src)
+		}
+		p.dcfg, p.dyaml = r.cfg, r.yaml
+		if prepared != nil {
+			d.Apply(prepared)
+		}
+	}
+	c.Discard = func() {
+		if prepared != nil {
+			d.Discard(prepared)
+		}
+	}
+	return c, nil
 }
 
 // rewrap gives the connection under old, a context the engine fetches
