@@ -171,123 +171,183 @@ func main() {
 // that fails ends pmie there, with its error, the messages held lost.
 func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) (s settings, ok bool) {
 	events, operands := pcpopt.Parse(args, shortOptions, optionTable)
-	s.msgs = &pmprintf.Buffer{Prog: prog, Stderr: stderr}
-	bad := false
-	fail := func(msg string) {
-		s.msgs.Print(prog + ": " + msg + "\n")
-		bad = true
-	}
-	// libpcp's standard options (pmGetOptions): the time window, the
-	// interval and the zone, with their PCP_* defaults from the
-	// environment, and the archives or host the environment names
-	var std pcpopt.Standard
-	flush := func() {
-		for _, m := range std.Msgs {
-			s.msgs.Print(m)
-		}
-		std.Msgs = nil
-		bad = bad || std.Errors > 0
-	}
-	std = pcpopt.Standard{Prog: prog, Stderr: stderr, Flush: func() error { flush(); return s.msgs.Flush() }}
-	std.Environ(os.Environ())
-	io.WriteString(stderr, std.Early)
-	flush()
-	flags := map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
-		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
+	a := newArgParser(stderr, openArchive)
 	for _, ev := range events {
-		if ev.Err != "" {
-			fail(ev.Err)
-			continue
-		}
-		if f := flags[ev.Short]; f != nil {
-			*f = true
-			continue
-		}
-		switch ev.Short {
-		case 'A', 'S', 'T', 'O', 't', 'Z', 'z', 'D', 'n':
-			std.Apply(ev)
-			flush()
-			continue
-		}
-		switch ev.Short {
-		case 'a':
-			if s.hostGiven {
-				fail("at most one of -a or -h allowed")
-				continue
-			}
-			for _, name := range strings.Split(ev.Arg, ",") {
-				if err := openArchive(name); err != nil {
-					io.WriteString(stderr, err.Error())
-					return s, false
-				}
-				s.archives = append(s.archives, name)
-			}
-			s.foreground = true // as pmie's -a implies (so -F is refused)
-		case 'U':
-			s.user, s.userName = true, ev.Arg
-		case 'j':
-			s.stompFile, s.stompGiven = ev.Arg, true
-		case 'h':
-			if len(s.archives) > 0 || s.hostGiven {
-				fail("at most one of -a or -h allowed")
-				continue
-			}
-			s.host, s.hostGiven = ev.Arg, true
-		case 'c':
-			if s.interact {
-				fail("at most one of -c and -d allowed")
-				continue
-			}
-			s.configFile = ev.Arg
-		case 'l':
-			if s.logfile != "" {
-				fail("at most one -l option is allowed")
-				continue
-			}
-			s.logfile = ev.Arg
-		case 'v':
-			s.verbose = 1
-		case 'V':
-			s.verbose = 2
-		case 'W':
-			s.verbose = 3
-		case 'd':
-			if s.configFile != "" {
-				fail("at most one of -c and -d allowed")
-				continue
-			}
-			s.interact = true
-		case 'x':
-			s.agent = true
-		case 'X':
-			s.applet = true
-		case '?':
-			bad = true
-		case 0:
-			switch ev.Long {
-			case "check-units":
-				s.checkUnits = true
-			case "werror":
-				s.check, s.strict = true, true
-			case "yaml-config", "route-alerts":
-				s.yamlFile = ev.Arg
-			case "web.listen-address":
-				if err := wire.CheckListen(ev.Arg); err != nil {
-					fail("--web.listen-address: " + err.Error())
-				}
-				s.listen = ev.Arg
-			case "replay-alerts":
-				s.replayAlerts = true
-			case "raw-shell-values":
-				s.rawShell = true
-			case "shard":
-				if _, err := fleet.ParseShard(ev.Arg); err != nil {
-					fail("--shard: " + err.Error())
-				}
-				s.shard = ev.Arg
-			}
+		if err := a.option(ev); err != nil {
+			io.WriteString(stderr, err.Error())
+			return a.s, false
 		}
 	}
+	a.endStandard()
+	a.checkCombinations(operands)
+	a.s.files = operands
+	return a.finish()
+}
+
+// argParser is parseArgs at work: the settings so far, libpcp's standard
+// options and whether an error was found.
+type argParser struct {
+	s           settings
+	std         pcpopt.Standard
+	bad         bool
+	flags       map[byte]*bool // the setting each option without argument turns on
+	stderr      io.Writer
+	openArchive func(string) error
+}
+
+// newArgParser starts parseArgs: pmprintf's buffer and the standard
+// options, which may say something of the environment already.
+func newArgParser(stderr io.Writer, openArchive func(string) error) *argParser {
+	a := &argParser{stderr: stderr, openArchive: openArchive}
+	a.s.msgs = &pmprintf.Buffer{Prog: prog, Stderr: stderr}
+	a.startStandard()
+	s := &a.s
+	a.flags = map[byte]*bool{'b': &s.buffer, 'C': &s.check, 'e': &s.showTime, 'f': &s.foreground,
+		'F': &s.systemd, 'L': &s.local, 'P': &s.primary, 'q': &s.quiet}
+	return a
+}
+
+// fail reports a usage error.
+func (a *argParser) fail(msg string) {
+	a.s.msgs.Print(prog + ": " + msg + "\n")
+	a.bad = true
+}
+
+// startStandard starts libpcp's standard options (pmGetOptions): the
+// time window, the interval and the zone, with their PCP_* defaults from
+// the environment, and the archives or host the environment names.
+func (a *argParser) startStandard() {
+	a.std = pcpopt.Standard{Prog: prog, Stderr: a.stderr, Flush: func() error { a.flush(); return a.s.msgs.Flush() }}
+	a.std.Environ(os.Environ())
+	io.WriteString(a.stderr, a.std.Early)
+	a.flush()
+}
+
+// flush moves the standard options' messages into pmprintf's buffer,
+// noting whether they had an error.
+func (a *argParser) flush() {
+	for _, m := range a.std.Msgs {
+		a.s.msgs.Print(m)
+	}
+	a.std.Msgs = nil
+	a.bad = a.bad || a.std.Errors > 0
+}
+
+// option takes one option of the command line. Its error, an archive of
+// -a that will not open, ends pmie there.
+func (a *argParser) option(ev pcpopt.Event) error {
+	s := &a.s
+	if ev.Err != "" {
+		a.fail(ev.Err)
+		return nil
+	}
+	if f := a.flags[ev.Short]; f != nil {
+		*f = true
+		return nil
+	}
+	switch ev.Short {
+	case 'A', 'S', 'T', 'O', 't', 'Z', 'z', 'D', 'n':
+		a.std.Apply(ev)
+		a.flush()
+	case 'a':
+		return a.archives(ev.Arg)
+	case 'U':
+		s.user, s.userName = true, ev.Arg
+	case 'j':
+		s.stompFile, s.stompGiven = ev.Arg, true
+	case 'h':
+		if len(s.archives) > 0 || s.hostGiven {
+			a.fail("at most one of -a or -h allowed")
+			return nil
+		}
+		s.host, s.hostGiven = ev.Arg, true
+	case 'c':
+		if s.interact {
+			a.fail("at most one of -c and -d allowed")
+			return nil
+		}
+		s.configFile = ev.Arg
+	case 'l':
+		if s.logfile != "" {
+			a.fail("at most one -l option is allowed")
+			return nil
+		}
+		s.logfile = ev.Arg
+	case 'v':
+		s.verbose = 1
+	case 'V':
+		s.verbose = 2
+	case 'W':
+		s.verbose = 3
+	case 'd':
+		if s.configFile != "" {
+			a.fail("at most one of -c and -d allowed")
+			return nil
+		}
+		s.interact = true
+	case 'x':
+		s.agent = true
+	case 'X':
+		s.applet = true
+	case '?':
+		a.bad = true
+	case 0:
+		a.longOption(ev)
+	}
+	return nil
+}
+
+// archives opens each archive of -a's list (commas split it) as pmie
+// does when it reads the option: the error of one that will not open is
+// returned. -a implies -f.
+func (a *argParser) archives(list string) error {
+	s := &a.s
+	if s.hostGiven {
+		a.fail("at most one of -a or -h allowed")
+		return nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		if err := a.openArchive(name); err != nil {
+			return err
+		}
+		s.archives = append(s.archives, name)
+	}
+	s.foreground = true // as pmie's -a implies (so -F is refused)
+	return nil
+}
+
+// longOption takes one of the long options that have no short one.
+func (a *argParser) longOption(ev pcpopt.Event) {
+	s := &a.s
+	switch ev.Long {
+	case "check-units":
+		s.checkUnits = true
+	case "werror":
+		s.check, s.strict = true, true
+	case "yaml-config", "route-alerts":
+		s.yamlFile = ev.Arg
+	case "web.listen-address":
+		if err := wire.CheckListen(ev.Arg); err != nil {
+			a.fail("--web.listen-address: " + err.Error())
+		}
+		s.listen = ev.Arg
+	case "replay-alerts":
+		s.replayAlerts = true
+	case "raw-shell-values":
+		s.rawShell = true
+	case "shard":
+		if _, err := fleet.ParseShard(ev.Arg); err != nil {
+			a.fail("--shard: " + err.Error())
+		}
+		s.shard = ev.Arg
+	}
+}
+
+// endStandard ends the standard options and takes the time window, the
+// interval, the zone and the namespace they give, and the sources the
+// environment names when the command line names none.
+func (a *argParser) endStandard() {
+	s, std := &a.s, &a.std
 	// as pmie, which takes -a and -h itself, sets the context for
 	// libpcp's last checks; without them, the environment's archives or
 	// host (or, with -O alone, the local pmlogger's archives) are used
@@ -299,7 +359,7 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 	}
 	std.Local = std.Local || s.local
 	std.End()
-	flush()
+	a.flush()
 	s.window, s.interval = std.Window, std.Interval
 	s.timezone, s.hostzone, s.namespace = std.TZ, std.HostZone, std.Namespace
 	if len(s.archives) == 0 && !s.hostGiven && !s.local {
@@ -311,34 +371,44 @@ func parseArgs(args []string, stderr io.Writer, openArchive func(string) error) 
 			s.host, s.hostGiven = std.Hosts[0], true
 		}
 	}
-	if !bad && s.configFile != "" && len(operands) > 0 {
-		fail("extra filenames cannot be given after using -c")
+}
+
+// checkCombinations refuses the first of the options that do not go
+// together, unless an error was found already.
+func (a *argParser) checkCombinations(operands []string) {
+	s := &a.s
+	if !a.bad && s.configFile != "" && len(operands) > 0 {
+		a.fail("extra filenames cannot be given after using -c")
 	}
-	if !bad && s.shard != "" && s.yamlFile == "" {
-		fail("--shard needs --yaml-config (with a fleet)")
+	if !a.bad && s.shard != "" && s.yamlFile == "" {
+		a.fail("--shard needs --yaml-config (with a fleet)")
 	}
-	if !bad && s.replayAlerts && s.yamlFile == "" {
-		fail("--replay-alerts needs --yaml-config")
+	if !a.bad && s.replayAlerts && s.yamlFile == "" {
+		a.fail("--replay-alerts needs --yaml-config")
 	}
-	if !bad && s.foreground && s.systemd {
-		fail("the -f and -F options are mutually exclusive")
+	if !a.bad && s.foreground && s.systemd {
+		a.fail("the -f and -F options are mutually exclusive")
 	}
-	if !bad && s.buffer && s.agent {
-		fail("the -b and -x options are incompatible")
+	if !a.bad && s.buffer && s.agent {
+		a.fail("the -b and -x options are incompatible")
 	}
-	if !bad && s.agent && (s.yamlFile != "" || s.listen != "") {
-		fail("-x cannot be used with --yaml-config or --web.listen-address")
+	if !a.bad && s.agent && (s.yamlFile != "" || s.listen != "") {
+		a.fail("-x cannot be used with --yaml-config or --web.listen-address")
 	}
-	s.files = operands
-	if bad {
-		if !std.RuntimeErr { // as pmUsageMessage: no usage after a run-time error
-			s.msgs.Print(usage())
+}
+
+// finish flushes the messages held, after an error with the usage
+// message, and returns the settings and whether pmie goes on.
+func (a *argParser) finish() (settings, bool) {
+	if a.bad {
+		if !a.std.RuntimeErr { // as pmUsageMessage: no usage after a run-time error
+			a.s.msgs.Print(usage())
 		}
-		s.msgs.Flush()
-		return s, false
+		a.s.msgs.Flush()
+		return a.s, false
 	}
-	s.msgs.Flush()
-	return s, true
+	a.s.msgs.Flush()
+	return a.s, true
 }
 
 // run is pmie: it returns the exit status. sig, if not nil, brings it
