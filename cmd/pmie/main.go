@@ -439,12 +439,8 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	// From archives, it takes a second processor once the rules are
 	// loaded (archiveProcs), so that the archive's fetcher runs ahead of
 	// the evaluation beside it (rules/pipeline.go).
-	if s.daemon() {
-		// before the log is opened, so that it belongs to the user
-		if err := becomeDaemon(s.runAs()); err != nil {
-			(&logger{w: stderr, pid: pid, pm: s.msgs}).critical(err.Error())
-			return 1
-		}
+	if !daemonize(s, pid, stderr) {
+		return 1
 	}
 	// the environment's archives, which pmie opens once its options
 	// are read
@@ -494,36 +490,42 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	p := &session{s: s, sig: sig, out: out, stderr: stderr, msgs: msgs, log: lg, src: src,
 		sv: sv, stats: rules.NewStats()}
 	p.hosts = rules.NewHosts(p.log.notify, s.quiet)
-	if s.yamlFile != "" {
+	return p.start(ctx, stdin, logf, said)
+}
+
+// daemonize has pmie become a daemon, as the user it runs as, where s
+// says it is one: before the log is opened, so that the log belongs to
+// that user. It reports whether pmie goes on.
+func daemonize(s settings, pid int, stderr io.Writer) bool {
+	if !s.daemon() {
+		return true
+	}
+	if err := becomeDaemon(s.runAs()); err != nil {
+		(&logger{w: stderr, pid: pid, pm: s.msgs}).critical(err.Error())
+		return false
+	}
+	return true
+}
+
+// start is pmie once its process, log and output are set up: it reads
+// the daemon's configuration, opens the sources, loads the rules and
+// then evaluates them (or only checks them, or runs the debugger). It
+// returns the exit status; said counts what was said on standard error.
+func (p *session) start(ctx context.Context, stdin io.Reader, logf *logFile, said *countWriter) int {
+	if p.s.yamlFile != "" {
 		if err := p.readDaemonConfig(); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+			fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
 			return 1
 		}
-		s = p.s
 	}
-	if s.logfile != "" && s.live() && !s.interact {
-		primary := ""
-		if s.primary {
-			primary = " [primary]"
-		}
-		fmt.Fprintf(stderr, "%s: PID = %d, via %s%s\n\n", prog, pid, s.via(), primary)
-	}
-	if s.rawShell {
-		io.WriteString(stderr, prog+": "+rawShellWarning)
-	}
-	sv.openStats(s, logf.realName(), p.stats, stderr)
-	if logf != nil && s.daemon() && !s.agent {
-		sig.hangups(func() { logf.rotate(pid, s.via(), p.log) })
-	} else {
-		sig.hangups(nil)
-	}
+	p.startLog(logf)
 	if err := p.setUp(); err != nil {
-		fmt.Fprint(stderr, err)
+		fmt.Fprint(p.stderr, err)
 		return 1
 	}
 	defer p.src.close()
 	if err := p.useDerived(); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		fmt.Fprintf(p.stderr, "%s: %v\n", prog, err)
 		return 1
 	}
 	if p.fleet() {
@@ -531,8 +533,53 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 	}
 	p.keyFiles = map[string]string{}
 	comp := p.compiler()
+	if status, stop := p.load(stdin, comp, said); stop {
+		return status
+	}
+	if !p.startStomp() {
+		return 1
+	}
+	// the client may be made later, by a stomp action that came with a
+	// reload or the debugger's f: close the one there is at the end
+	defer func() { p.stomp.Close() }()
+	if p.s.agent && !p.startAgent(comp) {
+		return 1
+	}
+	if p.s.interact {
+		return p.interact(ctx, stdin, comp)
+	}
+	return p.evaluate(ctx)
+}
+
+// startLog says in the log, live with -l, what pmie runs as (not for the
+// debugger), warns of --raw-shell-values, makes PCP's stats file (which
+// names the log) and has SIGHUP rotate a daemon's log.
+func (p *session) startLog(logf *logFile) {
+	s := p.s
+	if s.logfile != "" && s.live() && !s.interact {
+		primary := ""
+		if s.primary {
+			primary = " [primary]"
+		}
+		fmt.Fprintf(p.stderr, "%s: PID = %d, via %s%s\n\n", prog, p.log.pid, s.via(), primary)
+	}
+	if s.rawShell {
+		io.WriteString(p.stderr, prog+": "+rawShellWarning)
+	}
+	p.sv.openStats(s, logf.realName(), p.stats, p.stderr)
+	if logf != nil && s.daemon() && !s.agent {
+		p.sig.hangups(func() { logf.rotate(p.log.pid, s.via(), p.log) })
+	} else {
+		p.sig.hangups(nil)
+	}
+}
+
+// load loads the rules with comp and tells PCP's service files where
+// they come from. stop says that pmie ends there, with status: the rules
+// did not load, or they were only to be checked.
+func (p *session) load(stdin io.Reader, comp *eval.Compiler, said *countWriter) (status int, stop bool) {
 	p.agentContexts()
-	loaded, lastBad := loadRules(s, comp, p.src, stdin, stderr, func(file string, r *eval.Rule) {
+	loaded, lastBad := loadRules(p.s, comp, p.src, stdin, p.stderr, func(file string, r *eval.Rule) {
 		if r != nil {
 			p.keyFiles[r.Key] = file
 		}
@@ -541,40 +588,36 @@ func run(ctx context.Context, sig *signals, args []string, stdin io.Reader, stdo
 		}
 	})
 	if !loaded {
-		out.Flush()
+		p.out.Flush()
 		if p.src.fatal != nil {
-			fmt.Fprint(stderr, p.src.fatal)
+			fmt.Fprint(p.stderr, p.src.fatal)
 		}
-		return 1
+		return 1, true
 	}
 	p.markDerivedRules()
-	sv.setConfig(firstConfig(s))
-	sv.setHost(p.src.hostOf(p.src.dflt))
-	mixed := checkUnits(p.program, stderr)
+	p.sv.setConfig(firstConfig(p.s))
+	p.sv.setHost(p.src.hostOf(p.src.dflt))
+	return p.checked(checkUnits(p.program, p.stderr), lastBad, said)
+}
+
+// checked is the answer of pmie's checks, --werror (anything said on
+// standard error, counted by said), --check-units (mixed, the rules that
+// mix units) and -C (lastBad, the last statement had an error): stop says
+// that pmie ends there, with status.
+func (p *session) checked(mixed int, lastBad bool, said *countWriter) (status int, stop bool) {
+	s := p.s
 	switch {
 	case s.strict && said.n > 0:
-		return 1
+		return 1, true
 	case s.checkUnits && mixed > 0:
-		return 1
+		return 1, true
 	case s.check && lastBad:
 		// pmie's -C status: whether the last statement parsed had an error
-		return 1
+		return 1, true
 	case s.checkUnits || s.check:
-		return 0
+		return 0, true
 	}
-	if !p.startStomp() {
-		return 1
-	}
-	// the client may be made later, by a stomp action that came with a
-	// reload or the debugger's f: close the one there is at the end
-	defer func() { p.stomp.Close() }()
-	if s.agent && !p.startAgent(comp) {
-		return 1
-	}
-	if s.interact {
-		return p.interact(ctx, stdin, comp)
-	}
-	return p.evaluate(ctx)
+	return 0, false
 }
 
 // session is one run of pmie: its sources, time, and the rules loaded.
