@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -840,92 +839,4 @@ func calendar(loc *time.Location) eval.Calendar {
 		t := time.Unix(sec, 0).In(loc)
 		return t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year(), int(t.Weekday())
 	}
-}
-
-// logger writes pmNotifyErr-style messages: "[Thu Nov 21 14:45:43] pmie(123) Info: ...".
-type logger struct {
-	w   io.Writer
-	pid int
-	// pm, if set, is pmprintf's buffer, through which pmNotifyErr sends
-	// its lines where $PCP_STDERR says (w being standard error)
-	pm *pmprintf.Buffer
-}
-
-func (l *logger) notify(level rules.Level, msg string) {
-	if level == rules.Warning {
-		// pmie's warnings about hosts are plain lines
-		if !strings.HasSuffix(msg, "\n") {
-			msg += "\n"
-		}
-		io.WriteString(l.w, msg)
-		return
-	}
-	l.write(map[rules.Level]string{rules.Info: "Info", rules.Error: "Error"}[level], msg)
-}
-
-// critical writes a message of pmNotifyErr's LOG_CRIT level.
-func (l *logger) critical(msg string) { l.write("Critical", msg) }
-
-func (l *logger) write(level, msg string) {
-	stamp := time.Now().Format("Mon Jan _2 15:04:05")
-	if !strings.HasSuffix(msg, "\n") {
-		msg += "\n"
-	}
-	line := fmt.Sprintf("[%s] %s(%d) %s: %s", stamp, prog, l.pid, level, msg)
-	if l.pm != nil {
-		l.pm.SendTo(l.w, line)
-		return
-	}
-	io.WriteString(l.w, line)
-}
-
-// newCtime returns a function formatting whole seconds since the epoch
-// as ctime(3) does in loc, without the newline ("Thu Jan  1 00:00:00
-// 1970"). It remembers its last answer, as many are asked for each second;
-// it is for one goroutine.
-func newCtime(loc *time.Location) func(sec int64) string {
-	last, text := int64(0), ""
-	return func(sec int64) string {
-		if text == "" || sec != last {
-			last, text = sec, time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")
-		}
-		return text
-	}
-}
-
-// flushFirst writes to w after flushing out, so that messages and values
-// appear in the order pmie (whose standard output is line buffered) gives
-// them when both go to one place. It is for the goroutine that writes to
-// out; others write to w.
-type flushFirst struct {
-	out *bufio.Writer
-	w   *syncWriter
-}
-
-// syncWriter is a writer for several goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
-// countWriter counts what is written through it.
-type countWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	c.n += len(p)
-	return c.w.Write(p)
-}
-
-func (f *flushFirst) Write(p []byte) (int, error) {
-	f.out.Flush()
-	return f.w.Write(p)
 }
