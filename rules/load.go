@@ -54,83 +54,102 @@ func CompileParsed(comp *eval.Compiler, f *lang.File, l Loading) bool {
 	if l.Prefetch != nil {
 		defer l.Prefetch(f.Stmts)()
 	}
-	report := l.Diag
-	if report == nil {
-		report = pmieReport(f.Src.Name, l)
+	c := &compiling{comp: comp, f: f, l: l, report: l.Diag, lastBad: f.FinalErrors > 0,
+		skip: map[*lang.Diagnostic]bool{}, made: map[string]bool{}}
+	if c.report == nil {
+		c.report = pmieReport(f.Src.Name, l)
 	}
-	di := 0
-	skip := map[*lang.Diagnostic]bool{} // taken rule names pmie does not report
-	// syntax reports the parser's diagnostics up to offset before, or
-	// up to the nth.
-	syntax := func(before, n int) {
-		for ; di < len(f.Diags) && di < n && (before < 0 || f.Diags[di].Span.Start.Offset < before); di++ {
-			if !skip[f.Diags[di]] {
-				report(f.Diags[di])
-			}
-		}
-	}
-	lastBad := f.FinalErrors > 0
 	if l.Final != nil {
-		defer func() { l.Final(lastBad) }()
+		defer func() { l.Final(c.lastBad) }()
 	}
-	comp.Src, comp.Scan, comp.B.Report = f.Src, f.Scan, report
-	made := map[string]bool{} // names of the rules made
-	compile := func(st *lang.Stmt) {
-		r := comp.Statement(st)
-		if r != nil || (!st.Anonymous && comp.Prog.Lookup(st.Name) != nil) {
-			// (a rule refused by -x or -X keeps its name)
-			made[st.Name] = true
-		}
-		if st == f.FinalStmt && comp.B.Errors() > 0 {
-			lastBad = true
-		}
-		if l.Compiled != nil {
-			l.Compiled(st, r)
-		}
-	}
-	// dropped does what pmie did with a statement the parser dropped: it
-	// looked its metrics up as it parsed them (between the diagnostics
-	// before and after), and a statement whose name is taken only by a
-	// statement it did not make a rule of, it kept.
-	dropped := func(d *lang.Dropped) {
-		syntax(-1, d.Diag)
-		switch {
-		case d.Stmt != nil && !made[d.Stmt.Name]:
-			skip[d.Dup] = true
-			compile(d.Stmt)
-		default:
-			dup, names, late := comp.Dropped(d)
-			for _, n := range names {
-				made[n] = true
-			}
-			if late != nil {
-				syntax(-1, d.LateDiag)
-				late()
-			}
-			if !dup && d.Dup != nil {
-				skip[d.Dup] = true
-			}
-		}
-	}
+	comp.Src, comp.Scan, comp.B.Report = f.Src, f.Scan, c.report
 	next := 0
 	for _, st := range f.Stmts {
 		for ; next < len(f.Dropped) && f.Dropped[next].Start < st.Span.Start.Offset; next++ {
-			if dropped(f.Dropped[next]); l.Stop != nil && l.Stop() {
+			if c.dropped(f.Dropped[next]); c.stop() {
 				return false
 			}
 		}
-		syntax(st.Span.Start.Offset, len(f.Diags))
-		if compile(st); l.Stop != nil && l.Stop() {
+		c.syntax(st.Span.Start.Offset, len(f.Diags))
+		if c.compile(st); c.stop() {
 			return false
 		}
 	}
 	for ; next < len(f.Dropped); next++ {
-		if dropped(f.Dropped[next]); l.Stop != nil && l.Stop() {
+		if c.dropped(f.Dropped[next]); c.stop() {
 			return false
 		}
 	}
-	syntax(-1, len(f.Diags))
+	c.syntax(-1, len(f.Diags))
 	return true
+}
+
+// compiling is CompileParsed at work: the file's statements compiled in
+// turn, with the parser's diagnostics reported between them in the
+// order pmie prints them.
+type compiling struct {
+	comp   *eval.Compiler
+	f      *lang.File
+	l      Loading
+	report func(*lang.Diagnostic)
+	di     int                       // the parser's diagnostics reported so far
+	skip   map[*lang.Diagnostic]bool // taken rule names pmie does not report
+	made   map[string]bool           // names of the rules made
+	// lastBad says the last statement pmie parsed had an error
+	lastBad bool
+}
+
+// stop asks Loading.Stop whether to stop.
+func (c *compiling) stop() bool { return c.l.Stop != nil && c.l.Stop() }
+
+// syntax reports the parser's diagnostics up to offset before (all if
+// it is negative), or up to the nth.
+func (c *compiling) syntax(before, n int) {
+	ds := c.f.Diags
+	for ; c.di < len(ds) && c.di < n && (before < 0 || ds[c.di].Span.Start.Offset < before); c.di++ {
+		if !c.skip[ds[c.di]] {
+			c.report(ds[c.di])
+		}
+	}
+}
+
+// compile compiles a statement the parser kept.
+func (c *compiling) compile(st *lang.Stmt) {
+	r := c.comp.Statement(st)
+	if r != nil {
+		c.made[st.Name] = true
+	}
+	if st == c.f.FinalStmt && c.comp.B.Errors() > 0 {
+		c.lastBad = true
+	}
+	if c.l.Compiled != nil {
+		c.l.Compiled(st, r)
+	}
+}
+
+// dropped does what pmie did with a statement the parser dropped: it
+// looked its metrics up as it parsed them (between the diagnostics
+// before and after), built the rules its recovery completed once it had
+// reported the error, and a statement whose name is taken only by a
+// statement it did not make a rule of, it kept.
+func (c *compiling) dropped(d *lang.Dropped) {
+	c.syntax(-1, d.Diag)
+	if d.Stmt != nil && !c.made[d.Stmt.Name] {
+		c.skip[d.Dup] = true
+		c.compile(d.Stmt)
+		return
+	}
+	dup, names, late := c.comp.Dropped(d)
+	for _, n := range names {
+		c.made[n] = true
+	}
+	if late != nil {
+		c.syntax(-1, d.LateDiag)
+		late()
+	}
+	if !dup && d.Dup != nil {
+		c.skip[d.Dup] = true
+	}
 }
 
 // pmieReport prints diagnostics of the rule file called name as pmie
