@@ -11,15 +11,35 @@ the rule file, both outputs and a shrunk form: each statement of the file
 run on its own, those that still differ listed in "minimal". When real
 pmie crashes on a file, each statement is compared on its own instead.
 
+With --derived, each case also has a random derived-metric configuration
+(PCP_DERIVED_CONFIG), made by scripts/diff-derive.py's generator over the
+archive's metrics (imported from there): one to six definitions in the
+language of pmRegisterDerived(3), some of them bad (syntax errors,
+unknown metrics or functions, type, unit and semantic mismatches, names
+that clash), in one file or split over two files, or a directory of
+them, sometimes beside a missing path, named twice, or with
+PCP_DERIVED_CONFIG empty. The derived metrics that libpcp accepts are
+described as it describes them (type, semantics, units, instances), and
+the rules use them about half the time where they use a metric (alone,
+with host and instance qualifiers, sample windows, in arithmetic, rate,
+aggregates and quantifiers, match_inst), beside the archive's own
+metrics and now and then a name whose definition failed or that was
+never defined; -C is among the flags. A kept derived case has its
+configuration under derived/ and, when it is one file, minimal.conf (the
+lines of it the differing statements still need), minimal.pmie and
+minimal.sh (runs real pmie, or $PMIE, on them).
+
 usage:
-  /usr/bin/python3 scripts/diff-pmie.py gen ARCHIVE [SEED]
-      print one random rule file for ARCHIVE
-  /usr/bin/python3 scripts/diff-pmie.py run [-n CASES] [-s SEED] [-o DIR]
-      [-p OUR_PMIE] [ARCHIVE...]
+  /usr/bin/python3 scripts/diff-pmie.py gen [--derived] ARCHIVE [SEED]
+      print one random rule file for ARCHIVE (with --derived, first its
+      derived-metric configuration, as comments)
+  /usr/bin/python3 scripts/diff-pmie.py run [--derived] [-n CASES] [-s SEED]
+      [-o DIR] [-p OUR_PMIE] [ARCHIVE...]
       run CASES cases (default 200) over the ARCHIVEs (default: the shared
       corpus's small archives and testdata/archives/*; some cases run
       several archives of different hosts together), keep the differing
-      ones under DIR (default /tmp/diff-pmie) and print the totals
+      ones under DIR (default /tmp/diff-pmie), with the first line that
+      differs in their summary, and print the totals
   /usr/bin/python3 scripts/diff-pmie.py shrink CASEDIR
       run each statement of a kept case on its own, again
   /usr/bin/python3 scripts/diff-pmie.py recheck CASEDIR...
@@ -32,6 +52,7 @@ It was used to find the classes that testdata/pmie/reduce.pmie and the
 schedule-past/schedule-noalign goldens cover.
 """
 import difflib
+import importlib.util
 import json
 import os
 import random
@@ -62,6 +83,17 @@ def archive_meta(arch):
     host = label.hostname.decode() if isinstance(label.hostname, bytes) else label.hostname
     names = []
     ctx.pmTraversePMNS("", lambda n: names.append(n))
+    meta = {"host": host, "metrics": describe(ctx, label, names)}
+    with open(key, "w") as f:
+        json.dump(meta, f)
+    return meta
+
+
+def describe(ctx, label, names):
+    """The metrics of names in the archive context ctx (those it can look
+    up), as archive_meta gives them."""
+    from pcp import pmapi
+    import cpmapi as c
     metrics = []
     pmids = {}
     for name in names:
@@ -105,10 +137,7 @@ def archive_meta(arch):
                 ctx.pmFreeResult(res)
     except ImportError:
         pass
-    meta = {"host": host, "metrics": metrics}
-    with open(key, "w") as f:
-        json.dump(meta, f)
-    return meta
+    return metrics
 
 
 # ---------------------------------------------------------------- generator
@@ -340,7 +369,11 @@ class Gen:
 def make_rules(meta, seed, hosts=None):
     """A rule file: a list of (statement text) and the preamble."""
     r = random.Random(seed)
-    g = Gen(meta, r, hosts or [meta["host"]])
+    return rules_of(Gen(meta, r, hosts or [meta["host"]]), r, seed)
+
+
+def rules_of(g, r, seed):
+    """The preamble and statements of a rule file made by g, drawing on r."""
     pre = ["delta = %d %s;" % (r.choice([1, 2, 5, 10, 30, 60]), r.choice(["sec", "sec", "min"]))]
     if r.random() < 0.5:
         pre.append('rx = "%s";' % g.regex())
@@ -413,6 +446,139 @@ def relayout(s, r):
     return "".join(out)
 
 
+# ---------------------------------------------------------------- derived metrics
+
+_DD = []
+
+
+def diff_derive():
+    """scripts/diff-derive.py as a module: its generator of derived-metric
+    configurations is the one used here."""
+    if not _DD:
+        spec = importlib.util.spec_from_file_location("diffderive", os.path.join(ROOT, "scripts", "diff-derive.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _DD.append(mod)
+    return _DD[0]
+
+
+def make_derived(meta, seed):
+    """A random derived-metric configuration over meta's metrics, made by
+    diff-derive.py's generator (some definitions bad): the files, as
+    (path, text) with paths relative to the directory they will be
+    written in, the entries of PCP_DERIVED_CONFIG (relative likewise;
+    "" for an empty PCP_DERIVED_CONFIG), and the names defined."""
+    dd = diff_derive()
+    r = random.Random(seed)
+    ms = [dd.Metric(m["name"], m["type"], m["sem"], m["indom"], m["units"], m["insts"] or [], "", m["indom"])
+          for m in meta["metrics"] if m["insts"] is not None and not m["name"].startswith("event.")]
+    g = dd.Gen(r, ms)
+    lines, names = dd.gen_config(g, r)
+    # and some shallow definitions, which libpcp accepts more often
+    for i in range(r.choice([0, 1, 2, 3, 4])):
+        e = g.expr(r.choice([2, 3, 3, 4]))
+        lines.insert(r.randrange(len(lines) + 1), ["dv.s%d" % (i + 1), " = ", str(e), e])
+        names.append("dv.s%d" % (i + 1))
+    x = r.random()
+    if x < 0.7 or len(lines) < 2:
+        files = [("derived.conf", dd.conf_text(lines))]
+        entries = ["derived.conf"]
+    else:
+        k = r.randint(1, len(lines) - 1)
+        files = [("a.conf", dd.conf_text(lines[:k])), ("b.conf", dd.conf_text(lines[k:]))]
+        entries = ["a.conf", "b.conf"]
+        if x < 0.85:
+            # a directory of files: libpcp reads each file in it
+            files = [("dir/" + p, t) for p, t in files]
+            entries = ["dir"]
+    y = r.random()
+    if y < 0.05:
+        entries.insert(r.randrange(len(entries) + 1), "nosuch")
+    elif y < 0.08:
+        entries.append(entries[0])  # the same definitions twice
+    elif y < 0.1:
+        entries = [""]
+    return files, entries, names
+
+
+def derived_spec(base, entries):
+    """PCP_DERIVED_CONFIG for entries relative to base."""
+    return ":".join(os.path.join(base, e) if e else "" for e in entries)
+
+
+def write_derived(base, files):
+    for path, text in files:
+        full = os.path.join(base, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+
+
+def derived_meta(arch, spec, names):
+    """The derived metrics of names as libpcp sees them in ARCH with
+    PCP_DERIVED_CONFIG=spec (those it can look up), as archive_meta
+    describes metrics; in a process of its own, libpcp loading derived
+    metrics once per process. None if libpcp crashed on them."""
+    env = dict(os.environ, PCP_DERIVED_CONFIG=spec)
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "dmeta", arch] + names,
+                           env=env, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return []
+    if p.returncode < 0:
+        return None
+    if p.returncode != 0:
+        return []
+    try:
+        return json.loads(p.stdout.decode())
+    except ValueError:
+        return []
+
+
+def cmd_dmeta(args):
+    """dmeta ARCH NAME...: derived_meta's side in its own process."""
+    from pcp import pmapi
+    import cpmapi as c
+    ctx = pmapi.pmContext(c.PM_CONTEXT_ARCHIVE, args[0])
+    print(json.dumps(describe(ctx, ctx.pmGetArchiveLabel(), args[1:])))
+
+
+PMIE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+
+
+class DerivedGen(Gen):
+    """DerivedGen composes statements whose metrics are derived ones
+    about half the time, and now and then names that do not work: a
+    definition that failed, a derived name never defined."""
+
+    def __init__(self, meta, rnd, hosts, derived, names):
+        Gen.__init__(self, meta, rnd, hosts)
+        self.derived = [m for m in derived if m["insts"] is not None]
+        self.bad = [n for n in names if PMIE_NAME.fullmatch(n) and n not in {m["name"] for m in derived}]
+        self.bad += ["dv.r9", "dv"]
+
+    def metric(self, kind="num", indom=None):
+        r = self.r
+        x = r.random()
+        if x < 0.06:
+            return {"name": r.choice(self.bad), "type": 0, "sem": 3, "units": "", "indom": -1,
+                    "insts": [], "seen": False}
+        if x < 0.55:
+            want = NUMERIC if kind == "num" else (STRING,)
+            cands = [m for m in self.derived if m["type"] in want]
+            if indom is not None and indom != "any":
+                cands = [m for m in cands if m["indom"] == indom] or cands
+            if cands:
+                return r.choice(cands)
+        return Gen.metric(self, kind, indom)
+
+
+def make_derived_rules(meta, seed, hosts, derived, names):
+    """make_rules with DerivedGen's metrics."""
+    r = random.Random(seed)
+    return rules_of(DerivedGen(meta, r, hosts or [meta["host"]], derived, names), r, seed)
+
+
 # ---------------------------------------------------------------- running
 
 def default_archives():
@@ -467,9 +633,11 @@ UNSTABLE = re.compile(r"Info: evaluator exiting|^pmie: pid \d+|^pmie: warning - 
 STAMP = re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\] pmie\(\d+\)")
 
 
-def run1(prog, arch, rules, fl, tmp):
+def run1(prog, arch, rules, fl, tmp, derived=None):
     env = dict(os.environ, TZ="UTC")
     env.pop("PCP_XCONFIRM_PROG", None)
+    if derived is not None:
+        env["PCP_DERIVED_CONFIG"] = derived
     archs = []
     for a in arch.split(" "):  # several archives: one -a each
         archs += ["-a", a]
@@ -484,12 +652,13 @@ def run1(prog, arch, rules, fl, tmp):
     return out, err, p.returncode
 
 
-def compare(ours, arch, rules, fl, tmp):
+def compare(ours, arch, rules, fl, tmp, derived=None):
     """Stable lines of real pmie, how many ours reproduces, and whether
-    stderr and the exit status agree."""
-    r1, e1, x1 = run1("pmie", arch, rules, fl, tmp)
-    r2, _, _ = run1("pmie", arch, rules, fl, tmp)
-    o, eo, xo = run1(ours, arch, rules, fl, tmp)
+    stderr and the exit status agree. derived, if not None, is
+    PCP_DERIVED_CONFIG."""
+    r1, e1, x1 = run1("pmie", arch, rules, fl, tmp, derived)
+    r2, _, _ = run1("pmie", arch, rules, fl, tmp, derived)
+    o, eo, xo = run1(ours, arch, rules, fl, tmp, derived)
     return tally(r1, e1, x1, r2, o, eo, xo)
 
 
@@ -506,6 +675,21 @@ def tally(r1, e1, x1, r2, o, eo, xo):
     return {"same": same, "total": len(stable), "extra": extra,
             "err_ok": e1 == eo, "exit_ok": x1 == xo,
             "real": r1, "ours": o, "real_err": e1, "ours_err": eo, "real_exit": x1, "ours_exit": xo}
+
+
+def first_diff(res):
+    """The first line that differs, of stdout, else stderr, else the exit
+    status: what a class of differences is known by."""
+    for key, what in (("", "stdout"), ("_err", "stderr")):
+        a, b = res["real" + key], res["ours" + key]
+        for i in range(max(len(a), len(b))):
+            x = a[i] if i < len(a) else "<none>"
+            y = b[i] if i < len(b) else "<none>"
+            if x != y:
+                return "%s real: %s | ours: %s" % (what, x[:120], y[:120])
+    if res["real_exit"] != res["ours_exit"]:
+        return "exit real %d ours %d" % (res["real_exit"], res["ours_exit"])
+    return ""
 
 
 def ok(res):
@@ -531,33 +715,74 @@ def shrink(ours, case, tmp, compare=compare):
     """Each statement of case on its own; those that still differ."""
     with open(os.path.join(case, "case.json")) as f:
         c = json.load(f)
+    kw = {}
+    if c.get("derived"):
+        kw["derived"] = derived_spec(os.path.join(case, "derived"), c["derived"]["entries"])
     minimal = []
     for s in c["stmts"]:
         rules = os.path.join(tmp, "one.pmie")
         save(tmp, "one.pmie", "\n".join(c["pre"] + [s]) + "\n")
-        res = compare(ours, c["arch"], rules, c["flags"], tmp)
+        res = compare(ours, c["arch"], rules, c["flags"], tmp, **kw)
         if not ok(res):
             minimal.append(s)
     save(case, "minimal", "\n".join(c["pre"]) + "\n" + "\n\n".join(minimal) + "\n")
+    if c.get("derived"):
+        shrink_derived(ours, case, c, minimal, tmp, compare)
     return minimal
 
 
-def keep(outdir, name, rules, arch, fl, pre, stmts, seed, res):
-    """Keeps a case that differs under outdir/name, and returns its path."""
+def shrink_derived(ours, case, c, minimal, tmp, compare):
+    """The lines of a derived case's configuration (one file) that the
+    minimal statements (or, with none, the whole rule file) still need
+    to differ, written as minimal.conf, with a minimal.sh running them."""
+    if c["derived"]["entries"] != ["derived.conf"]:
+        return
+    rules = os.path.join(tmp, "min.pmie")
+    save(tmp, "min.pmie", "\n".join(c["pre"] + (minimal or c["stmts"])) + "\n")
+    conf = os.path.join(tmp, "min.conf")
+    with open(os.path.join(case, "derived", "derived.conf")) as f:
+        lines = f.read().splitlines()
+
+    def differs(ls):
+        save(tmp, "min.conf", "".join(l + "\n" for l in ls))
+        return not ok(compare(ours, c["arch"], rules, c["flags"], tmp, derived=conf))
+    if not differs(lines):
+        return
+    i = 0
+    while i < len(lines) and len(lines) > 1:
+        if differs(lines[:i] + lines[i + 1:]):
+            lines = lines[:i] + lines[i + 1:]
+        else:
+            i += 1
+    save(case, "minimal.conf", "".join(l + "\n" for l in lines))
+    shutil.copy(rules, os.path.join(case, "minimal.pmie"))
+    archs = " ".join("-a " + a for a in c["arch"].split(" "))
+    save(case, "minimal.sh", "cd \"$(dirname \"$0\")\"\nTZ=UTC PCP_DERIVED_CONFIG=minimal.conf ${PMIE:-pmie} -z %s "
+         "-c minimal.pmie %s\n" % (archs, c["flags"]))
+
+
+def keep(outdir, name, rules, arch, fl, pre, stmts, seed, res, derived=None):
+    """Keeps a case that differs under outdir/name, and returns its path.
+    derived is a derived case's (files, entries)."""
     case = os.path.join(outdir, name)
     os.makedirs(case, exist_ok=True)
     shutil.copy(rules, os.path.join(case, "rules.pmie"))
+    c = {"arch": arch, "flags": fl, "pre": pre, "stmts": stmts, "seed": seed}
+    if derived:
+        write_derived(os.path.join(case, "derived"), derived[0])
+        c["derived"] = {"files": derived[0], "entries": derived[1]}
     with open(os.path.join(case, "case.json"), "w") as f:
-        json.dump({"arch": arch, "flags": fl, "pre": pre, "stmts": stmts, "seed": seed}, f)
+        json.dump(c, f)
     for key in ("real", "ours", "real_err", "ours_err"):
         save(case, key, "\n".join(res[key]) + "\n")
-    save(case, "summary", "%s %s same %d/%d extra %d err_ok %s exit %s/%s\n" % (
-        arch, fl, res["same"], res["total"], res["extra"], res["err_ok"], res["real_exit"], res["ours_exit"]))
+    save(case, "summary", "%s %s same %d/%d extra %d err_ok %s exit %s/%s\n%s\n" % (
+        arch, fl, res["same"], res["total"], res["extra"], res["err_ok"], res["real_exit"], res["ours_exit"],
+        first_diff(res)))
     return case
 
 
 def cmd_run(args):
-    n, seed, outdir, archs = 200, random.randrange(1 << 30), "/tmp/diff-pmie", []
+    n, seed, outdir, archs, derived = 200, random.randrange(1 << 30), "/tmp/diff-pmie", [], False
     i = 0
     while i < len(args):
         if args[i] == "-n":
@@ -568,6 +793,8 @@ def cmd_run(args):
             outdir = args[i + 1]; i += 2
         elif args[i] == "-p":
             os.environ["PMIE"] = args[i + 1]; i += 2
+        elif args[i] == "--derived":
+            derived = True; i += 1
         else:
             archs.append(args[i]); i += 1
     archs = archs or default_archives()
@@ -588,24 +815,47 @@ def cmd_run(args):
                 meta = archive_meta(group[0])
                 hosts = [archive_meta(a)["host"] for a in group]
             cs = r.randrange(1 << 30)
-            pre, stmts = make_rules(meta, cs, hosts)
-            fl = flags(r)
+            dv = spec = None
+            if derived:
+                # a configuration libpcp crashes on (anon(U64)) makes every
+                # statement a crash of real pmie's: others are drawn
+                for t in range(8):
+                    files, entries, names = make_derived(meta, cs + t * 7919)
+                    dv = (files, entries)
+                    base = os.path.join(tmp, "derived")
+                    shutil.rmtree(base, ignore_errors=True)
+                    write_derived(base, files)
+                    spec = derived_spec(base, entries)
+                    dmeta = derived_meta(arch.split(" ")[0], spec, [x for x in names if PMIE_NAME.fullmatch(x)])
+                    if dmeta is not None:
+                        break
+                dmeta = dmeta or []
+                pre, stmts = make_derived_rules(meta, cs, hosts, dmeta, names)
+                fl = flags(r)
+                if r.random() < 0.1:
+                    fl = r.choice(["-C", "-C -v", "-C -V"])
+            else:
+                pre, stmts = make_rules(meta, cs, hosts)
+                fl = flags(r)
             rules = os.path.join(tmp, "rules.pmie")
             save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
-            res = compare(ours, arch, rules, fl, tmp)
+            res = compare(ours, arch, rules, fl, tmp, spec)
             if res["real_exit"] < 0:
                 # real pmie crashed: compare each statement on its own
                 crashes += 1
                 print("%d %s %s: real pmie crashed" % (k, os.path.basename(arch), fl), flush=True)
                 for j, st in enumerate(stmts):
                     save(tmp, "rules.pmie", "\n".join(pre + [st]) + "\n")
-                    one = compare(ours, arch, rules, fl, tmp)
+                    one = compare(ours, arch, rules, fl, tmp, spec)
                     if one["real_exit"] < 0:
                         continue
                     tot += one["total"]; same += one["same"]
                     if not ok(one):
                         bad += 1
-                        keep(outdir, "case-%d-%d.%d" % (seed, k, j), rules, arch, fl, pre, [st], cs, one)
+                        case = keep(outdir, "case-%d-%d.%d" % (seed, k, j), rules, arch, fl, pre, [st], cs, one, dv)
+                        if derived:
+                            shrink_derived(ours, case, json.load(open(os.path.join(case, "case.json"))), [st],
+                                           tmp, compare)
                 continue
             tot += res["total"]; same += res["same"]
             if not res["err_ok"]:
@@ -614,10 +864,10 @@ def cmd_run(args):
                 exits += 1
             if not ok(res):
                 bad += 1
-                case = keep(outdir, "case-%d-%d" % (seed, k), rules, arch, fl, pre, stmts, cs, res)
+                case = keep(outdir, "case-%d-%d" % (seed, k), rules, arch, fl, pre, stmts, cs, res, dv)
                 shrink(ours, case, tmp)
             print("%d %s %s: %d/%d%s" % (k, os.path.basename(arch), fl, res["same"], res["total"],
-                                          "" if ok(res) else "  DIFF"), flush=True)
+                                          "" if ok(res) else "  DIFF " + first_diff(res)), flush=True)
         print("seed %d: %d cases, %d real pmie crashed, %d differ (%d stderr, %d exit); lines %d/%d identical" % (
             seed, n, crashes, bad, errs, exits, same, tot))
     finally:
@@ -633,9 +883,12 @@ def recheck(cases, compare):
         for case in cases:
             with open(os.path.join(case, "case.json")) as f:
                 c = json.load(f)
-            res = compare(ours, c["arch"], os.path.join(case, "rules.pmie"), c["flags"], tmp)
+            kw = {}
+            if c.get("derived"):
+                kw["derived"] = derived_spec(os.path.join(case, "derived"), c["derived"]["entries"])
+            res = compare(ours, c["arch"], os.path.join(case, "rules.pmie"), c["flags"], tmp, **kw)
             left += not ok(res)
-            print("%s: %s" % (case, "same" if ok(res) else "DIFF"))
+            print("%s: %s" % (case, "same" if ok(res) else "DIFF " + first_diff(res)))
         print("%d of %d still differ" % (left, len(cases)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -645,12 +898,29 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     cmd, args = sys.argv[1], sys.argv[2:]
-    if cmd == "gen":
+    if cmd == "gen" and args[:1] == ["--derived"]:
+        meta = archive_meta(args[1])
+        seed = int(args[2]) if len(args) > 2 else random.randrange(1 << 30)
+        files, entries, names = make_derived(meta, seed)
+        tmp = tempfile.mkdtemp(prefix="diff-pmie.")
+        try:
+            write_derived(tmp, files)
+            dmeta = derived_meta(args[1], derived_spec(tmp, entries), [x for x in names if PMIE_NAME.fullmatch(x)])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print("# PCP_DERIVED_CONFIG=%s" % ":".join(entries))
+        for path, text in files:
+            print("# %s:\n%s" % (path, text))
+        pre, stmts = make_derived_rules(meta, seed, None, dmeta, names)
+        print("\n".join(pre + stmts))
+    elif cmd == "gen":
         meta = archive_meta(args[0])
         pre, stmts = make_rules(meta, int(args[1]) if len(args) > 1 else random.randrange(1 << 30))
         print("\n".join(pre + stmts))
     elif cmd == "run":
         cmd_run(args)
+    elif cmd == "dmeta":
+        cmd_dmeta(args)
     elif cmd == "recheck":
         recheck(args, compare)
     elif cmd == "shrink":
