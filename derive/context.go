@@ -110,6 +110,11 @@ func (s *seekContext) SetMode(mode pmapi.Mode, t pmapi.Time, delta time.Duration
 // Bounds is the underlying context's time span.
 func (s *seekContext) Bounds() (start, end pmapi.Time) { return s.seeker.Bounds() }
 
+// InDomAt is the underlying context's.
+func (s *seekContext) InDomAt(indom pmapi.InDom, t pmapi.Time) ([]pmapi.Instance, error) {
+	return pmapi.InDomAt(s.inner, indom, t)
+}
+
 // Derived returns the derived-metric layer of a context made by Wrap.
 func Derived(ctx pmapi.Context) (*Context, bool) {
 	switch c := ctx.(type) {

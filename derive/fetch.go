@@ -196,9 +196,13 @@ func operandsOf(n *node, ids []pmapi.PMID) []pmapi.PMID {
 	return operandsOf(n.z, operandsOf(n.y, operandsOf(n.x, ids)))
 }
 
-// instName implements instances: pmNameInDom over the inner context.
+// instName implements instances: pmNameInDom over the inner context, as
+// of the time of the fetch being evaluated, as libpcp looks matchinst's
+// names up (for archives it moves the context's time there and back: an
+// interpolated fetch has moved it on by then, possibly past a change of
+// the instance domain).
 func (c *Context) instName(indom pmapi.InDom, inst int32) (string, bool) {
-	insts, err := c.inner.InDom(indom)
+	insts, err := pmapi.InDomAt(c.inner, indom, c.frame.stamp)
 	if err != nil {
 		return "", false
 	}
@@ -212,7 +216,8 @@ func (c *Context) instName(indom pmapi.InDom, inst int32) (string, bool) {
 
 // instID implements instances: pmLookupInDom as libpcp does it for
 // archives, the whole name, else an instance whose name's first word
-// starts name.
+// starts name, as of the context's current time (libpcp does not move it
+// to the fetch's for [inst]).
 func (c *Context) instID(indom pmapi.InDom, name string) (int32, bool) {
 	if indom == pmapi.InDomNull {
 		return pmapi.InNull, false

@@ -102,6 +102,19 @@ type Seeker interface {
 	Bounds() (start, end Time)
 }
 
+// InDomAt is pmGetInDom as of time t rather than the context's current
+// time, for contexts whose instance domains change with time (archives:
+// libpcp's derived metrics look instance names up so, at the time of the
+// fetch they evaluate). Other contexts give InDom's answer.
+func InDomAt(ctx Context, indom InDom, t Time) ([]Instance, error) {
+	if a, ok := ctx.(interface {
+		InDomAt(InDom, Time) ([]Instance, error)
+	}); ok {
+		return a.InDomAt(indom, t)
+	}
+	return ctx.InDom(indom)
+}
+
 // TextKind selects help text (PM_TEXT_*).
 type TextKind int
 

@@ -34,6 +34,11 @@ type nsSeekContext struct {
 	Seeker
 }
 
+// InDomAt is the context underneath's.
+func (c nsSeekContext) InDomAt(indom InDom, t Time) ([]Instance, error) {
+	return InDomAt(c.nsContext.Context, indom, t)
+}
+
 // WithNamespace puts ns over ctx: names are resolved in ns, metadata and
 // values come from ctx. A Seeker stays one.
 func WithNamespace(ctx Context, ns *Namespace) Context {

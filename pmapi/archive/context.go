@@ -309,6 +309,19 @@ func (c *Context) LookupDesc(id pmapi.PMID) (pmapi.Desc, error) {
 // InDom is pmGetInDom for an archive: the instances of indom as of the
 // context's current time, in instance identifier order.
 func (c *Context) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
+	return c.inDomWhere(indom, c.atOrBefore)
+}
+
+// InDomAt is InDom as of time t instead of the current time.
+func (c *Context) InDomAt(indom pmapi.InDom, t pmapi.Time) ([]pmapi.Instance, error) {
+	return c.inDomWhere(indom, func(x pmapi.Time) bool {
+		return x.Sec() < t.Sec() || (x.Sec() == t.Sec() && x.Nsec() <= t.Nsec())
+	})
+}
+
+// inDomWhere is the last instance domain record of indom whose time is
+// before(time).
+func (c *Context) inDomWhere(indom pmapi.InDom, before func(pmapi.Time) bool) ([]pmapi.Instance, error) {
 	if indom == pmapi.InDomNull {
 		return nil, pmapi.ErrInDom
 	}
@@ -316,7 +329,7 @@ func (c *Context) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 	if h == nil {
 		return nil, pmapi.ErrInDomLog
 	}
-	s := h.atFunc(c.atOrBefore)
+	s := h.atFunc(before)
 	if s == nil {
 		return nil, pmapi.ErrInDomLog
 	}
