@@ -2,6 +2,7 @@ package derive
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -214,5 +215,45 @@ func TestDiagnosticRendering(t *testing.T) {
 	}
 	if got := PCPReport(diags); got != "Semantic error: derived metric r.bad: k.count * k.count: Illegal operator for counters\nSemantic error: derived metric r.rate: RATE(str.s): Non-arithmetic operand for function\n" {
 		t.Errorf("PCPReport = %q", got)
+	}
+}
+
+// TestExtremeWithoutValues: max() and min() of a metric with no values
+// give one value all the same, as libpcp's do: 0 at the first fetch
+// (libpcp's is what its new memory holds) and later the last value they
+// had. m.setsome has values in the golden archive's records 0-2 and 5-6;
+// t.i32.inst, fetched beside it, in every record.
+func TestExtremeWithoutValues(t *testing.T) {
+	for _, tc := range []struct {
+		fn   string
+		from int // the record the fetches start at
+		want string
+	}{
+		{"max", 0, "100 110 120 120 120 150 160"},
+		{"min", 0, "100 110 120 120 120 150 160"},
+		{"max", 3, "0 0 150 160"},
+		{"min", 3, "0 0 150 160"},
+	} {
+		c, diags := wrapDefs(t, "my.x = "+tc.fn+"(m.setsome)")
+		if len(diags) != 0 {
+			t.Fatalf("unexpected diagnostics: %v", diags)
+		}
+		r := c.inner.(*replay)
+		r.SetMode(pmapi.ModeForw, r.records[tc.from].t, 0)
+		x, _ := c.LookupName("my.x")
+		every, _ := c.LookupName("t.i32.inst")
+		var got []string
+		var res pmapi.Result
+		for c.Fetch([]pmapi.PMID{x, every}, &res) == nil {
+			vs := res.Sets[0]
+			if vs.Err != nil || len(vs.Values) != 1 {
+				got = append(got, fmt.Sprintf("%v/%d", vs.Err, len(vs.Values)))
+				continue
+			}
+			got = append(got, exact(pmapi.TypeU64, vs.Values[0].Atom))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s(m.setsome) from record %d: got %q, want %q", tc.fn, tc.from, strings.Join(got, " "), tc.want)
+		}
 	}
 }
