@@ -14,7 +14,7 @@ pmie crashes on a file, each statement is compared on its own instead.
 
 With --derived, each case also has a random derived-metric configuration
 (PCP_DERIVED_CONFIG), made by scripts/diff-derive.py's generator over the
-archive's metrics (imported from there): one to six definitions in the
+archive's metrics (sometimes another archive's; imported from there): one to six definitions in the
 language of pmRegisterDerived(3), some of them bad (syntax errors,
 unknown metrics or functions, type, unit and semantic mismatches, names
 that clash), in one file or split over two files, or a directory of
@@ -561,7 +561,7 @@ class DerivedGen(Gen):
     def metric(self, kind="num", indom=None):
         r = self.r
         x = r.random()
-        if x < 0.06:
+        if x < (0.06 if self.derived else 0.2):
             return {"name": r.choice(self.bad), "type": 0, "sem": 3, "units": "", "indom": -1,
                     "insts": [], "seen": False}
         if x < 0.55:
@@ -828,10 +828,13 @@ def cmd_run(args):
             cs = r.randrange(1 << 30)
             dv = spec = None
             if derived:
+                # now and then over another archive's metrics, most of them
+                # missing here
+                over = archive_meta(r.choice(archs)) if r.random() < 0.08 else meta
                 # a configuration libpcp crashes on (anon(U64)) makes every
                 # statement a crash of real pmie's: others are drawn
                 for t in range(8):
-                    files, entries, names = make_derived(meta, cs + t * 7919)
+                    files, entries, names = make_derived(over, cs + t * 7919)
                     dv = (files, entries)
                     base = os.path.join(tmp, "derived")
                     shutil.rmtree(base, ignore_errors=True)
