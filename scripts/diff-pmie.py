@@ -164,6 +164,7 @@ class Gen:
 
     def __init__(self, meta, rnd, hosts):
         self.r = rnd
+        self.meta = meta
         self.hosts = hosts
         ms = [m for m in meta["metrics"] if m["insts"] is not None]
         seen = [m for m in ms if m["seen"]]
@@ -384,7 +385,7 @@ def rules_of(g, r, seed):
         g.macros.append("k%d" % i)
     xr = random.Random(seed * 11 + 3)
     if xr.random() < 0.4:
-        expression_macros(meta, xr, hosts or [meta["host"]], g, pre)
+        expression_macros(xr, g, pre)
     stmts = []
     lr = random.Random(seed * 7 + 1)  # layout: leaves the statements of a seed as they were
     for _ in range(r.randint(3, 10)):
@@ -399,11 +400,11 @@ def rules_of(g, r, seed):
     return pre, stmts
 
 
-def expression_macros(meta, xr, hosts, g, pre):
+def expression_macros(xr, g, pre):
     """Defines in pre one to three string macros whose text is a numeric or
     truth expression (as hand-written rule files do: cpu = "(a + b)";
     ... avg_inst $cpu), some laid out over lines, and lets g use them."""
-    mg = Gen(meta, xr, hosts)
+    mg = Gen(g.meta, xr, g.hosts)
     g.xr = xr
     for i in range(xr.randint(1, 3)):
         truth = xr.random() < 0.35
