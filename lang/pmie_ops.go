@@ -54,6 +54,12 @@ type Operator struct {
 	follow  string // what pmie says when the (right) operand is missing
 	precede string // infix: what pmie says when the left operand is missing
 	folds   bool   // pmie folds it into a constant when its operands are constant
+	// reduces says that pmie's rule for the operator's missing operand
+	// has the operator's precedence ("'-' error %prec UMINUS"), higher
+	// than any binary operator's: its parser, recovering, completes the
+	// operator before a binary operator after it, which it then applies
+	// to that (and does not take as lacking its left operand)
+	reduces bool
 }
 
 // Arity is the number of operands op takes (an action's strings are not
@@ -94,7 +100,7 @@ var pmieOperators = completeOperators([]*Operator{
 	{Name: "!", Class: Prefix, Operand: TypeBool, Result: TypeBool, prec: 3, folds: true},
 	{Name: "rising", Class: Prefix, Operand: TypeBool, Result: TypeBool, prec: 3},
 	{Name: "falling", Class: Prefix, Operand: TypeBool, Result: TypeBool, prec: 3},
-	{Name: "-", Class: Prefix, Operand: TypeArith, Result: TypeArith, prec: 9, folds: true},
+	{Name: "-", Class: Prefix, Operand: TypeArith, Result: TypeArith, prec: 9, folds: true, reduces: true},
 	{Name: "rate", Class: Prefix, Operand: TypeArith, Result: TypeArith, prec: 9},
 	{Name: "instant", Class: Prefix, Operand: TypeArith, Result: TypeArith, prec: 9, folds: true},
 

@@ -36,6 +36,9 @@ type rpoint struct {
 	want   Type
 	follow string
 	after  string // if set, the message is "FOLLOW expected to follow AFTER"
+	// reduces: the construct owning rp is completed before a binary
+	// operator at the error (Operator.reduces)
+	reduces bool
 }
 
 // message is what pmie says when the construct owning rp cannot go on
@@ -183,7 +186,7 @@ func (c *pmieParser) fail() {
 		t := c.peek()
 		op := t.val
 		if (t.kind == tkPunct && binopOf(t) != nil) || (t.kind == tkKeyword && op == "%_") {
-			if rp.want != 0 && precedeOK(op, rp.want) {
+			if rp.want != 0 && !rp.reduces && precedeOK(op, rp.want) {
 				c.advance()
 				c.s.gramerr(t, precedeMessage(op))
 				c.out = &outcome{kind: outPrecede, rp: rp, typ: precedeResult(op)}
@@ -287,7 +290,7 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 			return x, true
 		}
 		c.advance()
-		y, ok, missing := c.operandOf(op.Operand, op.prec, op.follow, t.val)
+		y, ok, missing := c.operandOf(&rpoint{want: op.Operand, follow: op.follow, after: t.val}, op.prec)
 		switch {
 		case !ok:
 			return pv{}, false
@@ -466,7 +469,7 @@ func (c *pmieParser) prefixNode(p *Operator, first int, dom token, x Expr) Expr 
 
 // prefixed parses the operand of prefix operator p (already consumed).
 func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
-	x, ok, missing := c.operandOf(p.Operand, p.prec, p.follow, "")
+	x, ok, missing := c.operandOf(&rpoint{want: p.Operand, follow: p.follow, reduces: p.reduces}, p.prec)
 	switch {
 	case !ok:
 		return pv{}, false
@@ -476,14 +479,13 @@ func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
 	return pv{t: p.Result, v: unaryVal(x.v, p.folds), x: x.x}, true
 }
 
-// operandOf parses the operand of an operator, of a type in want, binding
-// with power prec, at a recovery point of its own: follow (and after, as
-// in rpoint) is what pmie says when the operand is missing. missing is set
-// when pmie's recovery completed the operator without it.
-func (c *pmieParser) operandOf(want Type, prec int, follow, after string) (x pv, ok, missing bool) {
-	rp := &rpoint{want: want, follow: follow, after: after}
+// operandOf parses the operand of an operator, of a type in rp.want,
+// binding with power prec, at recovery point rp: its follow (and after)
+// is what pmie says when the operand is missing. missing is set when
+// pmie's recovery completed the operator without it.
+func (c *pmieParser) operandOf(rp *rpoint, prec int) (x pv, ok, missing bool) {
 	c.push(rp)
-	x, ok = c.operandAt(rp, want, prec, nil, nil)
+	x, ok = c.operandAt(rp, rp.want, prec, nil, nil)
 	c.pop()
 	if !ok && c.mine(rp) {
 		return pv{}, true, true
