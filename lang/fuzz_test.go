@@ -109,17 +109,24 @@ func FuzzParsePmie(f *testing.F) {
 // as: pmie takes the character after an opening quote whatever it is),
 // and a quoted name cut short by the end of the file holds what pmie's
 // scanner reads there.
+// A macro defined by a statement pmie completed and then dropped (for a
+// stray token after it) is not printed either.
 func macroTrouble(f *File) bool {
-	uses := 0
+	kept := map[string]int{} // macros the statements printed define
 	for _, s := range f.Stmts {
 		if strings.Contains(Dump(s), " from $") || hasEmptyName(s) {
 			return true
 		}
 		if s.Kind == StmtMacro || s.Kind == StmtDelta {
-			uses++
+			kept[s.Name]++
 		}
 	}
-	return uses != len(f.Macros)
+	for name := range f.Macros {
+		if kept[name] != 1 {
+			return true
+		}
+	}
+	return len(kept) != len(f.Macros)
 }
 
 // hasEmptyName reports whether a metric or qualifier under n has an empty
