@@ -388,16 +388,36 @@ def rules_of(g, r, seed):
         expression_macros(xr, g, pre)
     stmts = []
     lr = random.Random(seed * 7 + 1)  # layout: leaves the statements of a seed as they were
+    br = random.Random(seed * 13 + 5)  # stray operators: likewise
     for _ in range(r.randint(3, 10)):
         s = g.statement(r.randint(1, 4))
         if r.random() < 0.08:
             s = g.breakit(s)
+        if br.random() < 0.06:
+            s = stray_operator(s, br)
         if lr.random() < 0.3:
             s = relayout(s, lr)
         stmts.append(s + ";")
     for head, name in g.xparts.items():
         pre.append('%s = "%s";' % (name, head))
     return pre, stmts
+
+
+STRAY = ["+", "-", "*", "/", "- +", "- *", "&&", "||", "!", "->", "&", "|", ">", "==", "rate", "instant",
+         "some_inst", "sum_inst", "75 %_inst", "(", ")", "@", "#", ":", "rising", "match_inst", "print"]
+
+
+def stray_operator(s, r):
+    """s with an operator (or two, or a bracket) put between two of its
+    tokens, or doubled, or at its end: pmie's parser recovers from each
+    in its own way, and says so."""
+    toks = s.split(" ")
+    i = r.randrange(len(toks) + 1)
+    op = r.choice(STRAY)
+    if r.random() < 0.2 and i < len(toks):
+        op = op + " " + r.choice(STRAY)
+    toks.insert(i, op)
+    return " ".join(toks)
 
 
 def expression_macros(xr, g, pre):
