@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/gopcp/pmie/lang"
@@ -110,15 +109,15 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func(
 	// construct built are looked up as it is
 	found := true
 	built := d.Built
-	var conds map[lang.Expr]*Node // of the rules built late
+	conds := make([]*Node, len(d.Late)) // of the rules built late
+	builtLate := false                  // some condition was built
 	build := func(x lang.Expr) {
 		n, ok := c.built(x)
 		found = ok && found
-		if n != nil && slices.ContainsFunc(d.Late, func(l lang.LateRule) bool { return l.Cond == x }) {
-			if conds == nil {
-				conds = map[lang.Expr]*Node{}
+		for i, l := range d.Late {
+			if l.Cond == x && n != nil {
+				conds[i], builtLate = n, true
 			}
-			conds[x] = n
 		}
 	}
 	for _, m := range d.Metrics {
@@ -141,16 +140,15 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func(
 	if d.Anon && found {
 		b.NextName()
 	}
-	if conds == nil {
+	if !builtLate {
 		return false, nil, nil
 	}
 	return false, nil, func() {
 		b.Begin()
 		defer func() { b.here = here{} }()
-		for _, l := range d.Late {
-			if n := conds[l.Cond]; n != nil {
-				c.at(l.Cond.Where())
-				b.here.pos = l.At
+		for i, l := range d.Late {
+			if n := conds[i]; n != nil {
+				b.here = here{src: c.Src, loc: l.Cond.Where(), pos: l.At}
 				b.ruleCond(n)
 			}
 		}

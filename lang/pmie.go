@@ -103,11 +103,17 @@ func (s *pmieSession) diag(t token, msg string, pcp PCPForm) *Diagnostic {
 
 // where is pmie's idea of where its scanner is.
 func (s *pmieSession) where() PCPForm {
+	p := s.scanPos()
+	return PCPForm{Line: p.Line, Macro: p.Macro}
+}
+
+// scanPos is where the scanner is (line 0 at the end of the input).
+func (s *pmieSession) scanPos() ScanPos {
 	line, macro, ok := s.lx.rd.where()
 	if !ok {
-		return PCPForm{}
+		return ScanPos{}
 	}
-	return PCPForm{Line: line, Macro: macro}
+	return ScanPos{Line: line, Macro: macro}
 }
 
 // syntaxError is pmie's first report of a syntax error in a statement.
@@ -164,12 +170,10 @@ func (s *pmieSession) lookupMacro(name string, dollar pchar, end int) *macroDef 
 // scan is the next token, noted in the file's Scan.
 func (s *pmieSession) scan() token {
 	t := s.lx.next()
-	line, macro, ok := s.lx.rd.where()
-	if !ok {
-		line, macro = 0, ""
-	}
+	p := s.scanPos()
+	p.End = t.kind == tkEOF
 	t.seq = int32(len(s.file.Scan))
-	s.file.Scan = append(s.file.Scan, ScanPos{Line: line, Macro: macro, End: t.kind == tkEOF})
+	s.file.Scan = append(s.file.Scan, p)
 	return t
 }
 

@@ -302,8 +302,7 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 				if c.s.errs > 0 && x.x != nil && y.x == nil {
 					// the actions lost a part to the error: pmie builds
 					// the rule of what is left, in its recovery
-					w := c.s.where()
-					c.s.stmt.Late = append(c.s.stmt.Late, LateRule{Cond: x.x, At: ScanPos{Line: w.Line, Macro: w.Macro}})
+					c.s.stmt.Late = append(c.s.stmt.Late, LateRule{Cond: x.x, At: c.s.scanPos()})
 					c.s.stmt.LateDiag = len(c.s.file.Diags)
 				}
 			}
