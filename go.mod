@@ -33,3 +33,8 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+godebug (
+	containermaxprocs=0
+	updatemaxprocs=0
+)
