@@ -360,9 +360,14 @@ func (x *Node) doneWith(m *Metric, dorate bool, start, pos int, stamp float64) f
 // have their names looked up. It reports whether the set changed.
 func (m *Metric) indomChanged() bool {
 	var got []int32
+	ver := uint64(0)
 	if m.vset != nil {
-		got = m.col.Insts
+		got, ver = m.col.Insts, m.col.Ver
+		if ver != 0 && ver == m.instVer {
+			return false
+		}
 	}
+	m.instVer = ver
 	if len(got) == m.nidom {
 		if slices.Equal(m.iids[:len(got)], got) {
 			return false

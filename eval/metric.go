@@ -23,14 +23,15 @@ type Metric struct {
 	inames   []string // instance names (as named in the rule when specinst > 0)
 	iids     []int32  // instance identifiers
 
-	stamp float64         // timestamp of the values in vset
-	vset  *pmapi.ValueSet // values delivered by the latest fetch, sorted by instance
-	col   *Columns        // vset's instances and numbers
-	own   Columns         // col's storage when the deliverer gave none
-	stomp float64         // timestamp of the previous values of a counter
-	vals  []float64       // previous raw values of a counter, per instance
-	node  *Node           // the fetch node reading this metric
-	names func(pmapi.InDom, int32) (string, error)
+	stamp   float64         // timestamp of the values in vset
+	vset    *pmapi.ValueSet // values delivered by the latest fetch, sorted by instance
+	col     *Columns        // vset's instances and numbers
+	own     Columns         // col's storage when the deliverer gave none
+	instVer uint64          // Columns.Ver of the instances in iids, or 0
+	stomp   float64         // timestamp of the previous values of a counter
+	vals    []float64       // previous raw values of a counter, per instance
+	node    *Node           // the fetch node reading this metric
+	names   func(pmapi.InDom, int32) (string, error)
 
 	// state of initialisation: see Initialised and Waiting.
 	state metricState
@@ -86,6 +87,12 @@ func (m *Metric) Deliver(vs *pmapi.ValueSet, col *Columns, stamp float64) {
 type Columns struct {
 	Insts []int32
 	Nums  []float64
+
+	// Ver, if not 0, names Insts: columns of equal Ver have equal
+	// instances, so that a metric given the instances it had last time
+	// need not compare them (Metric.indomChanged). The deliverer sets it;
+	// Fill clears it.
+	Ver uint64
 }
 
 // Fill makes c the columns of vs, reusing c's storage. It writes only
@@ -101,7 +108,7 @@ func (c *Columns) Fill(vs *pmapi.ValueSet) {
 		c.Insts, c.Nums = make([]int32, n), make([]float64, n)
 	}
 	insts, nums := c.Insts[:n], c.Nums[:n]
-	c.Insts, c.Nums = insts, nums
+	c.Insts, c.Nums, c.Ver = insts, nums, 0
 	for j := range vs.Values {
 		v := &vs.Values[j]
 		if insts[j] != v.Inst {

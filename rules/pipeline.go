@@ -3,7 +3,9 @@ package rules
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/pmie/eval"
@@ -162,7 +164,7 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 		if f.err == nil {
 			h.limit(&f.result)
 			sortResult(&f.result)
-			f.columns()
+			f.columns(&h.seen)
 		}
 	}
 	return nil
@@ -170,8 +172,9 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 
 // columns makes the columns of f's value sets, which the evaluation reads
 // in place of the values (eval.Columns): a third of the memory that this
-// goroutine, on another processor, wrote last.
-func (f *fetched) columns() {
+// goroutine, on another processor, wrote last. seen numbers their
+// instances.
+func (f *fetched) columns(seen *instSeen) {
 	sets := f.result.Sets
 	for len(f.cols) < len(sets) {
 		f.cols = append(f.cols[:cap(f.cols)], eval.Columns{})
@@ -179,7 +182,43 @@ func (f *fetched) columns() {
 	f.cols = f.cols[:len(sets)]
 	for i := range sets {
 		f.cols[i].Fill(&sets[i])
+		f.cols[i].Ver = seen.version(i, sets[i].PMID, f.cols[i].Insts)
 	}
+}
+
+// instSeen is what a host's fetcher last delivered of each value set's
+// instances, to give columns of the same instances the same
+// eval.Columns.Ver: then the evaluation, on the other processor, need
+// not read them to see that they did not change. That comparison, of
+// each metric's instances at each evaluation, was 1.75% of the
+// benchmark's CPU time (perf), most of it waiting for the memory that
+// the fetcher had written; without it the wall time is some 3% less (61
+// interleaved runs).
+type instSeen struct {
+	sets []seenSet
+}
+
+type seenSet struct {
+	pmid  pmapi.PMID
+	ver   uint64
+	insts []int32 // a copy: the columns they came from are filled again
+}
+
+// instVersions numbers the instance sets of every fetcher.
+var instVersions atomic.Uint64
+
+// version returns the Ver of instances insts of value set i, of metric
+// id.
+func (s *instSeen) version(i int, id pmapi.PMID, insts []int32) uint64 {
+	for len(s.sets) <= i {
+		s.sets = append(s.sets, seenSet{})
+	}
+	p := &s.sets[i]
+	if p.ver == 0 || p.pmid != id || !slices.Equal(p.insts, insts) {
+		p.pmid, p.ver = id, instVersions.Add(1)
+		p.insts = append(p.insts[:0], insts...)
+	}
+	return p.ver
 }
 
 // done hands a batch back to the fetcher.
