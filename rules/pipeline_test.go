@@ -146,3 +146,54 @@ func pipelineOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchedColumns checks the fetcher's columns: value sets out of
+// order by instance are sorted (as pmie sorts them) before their columns
+// are made, and columns share a version exactly when they are of the same
+// metric's same instances as the set's last fetch.
+func TestFetchedColumns(t *testing.T) {
+	const a, b = pmapi.PMID(1), pmapi.PMID(2)
+	set := func(id pmapi.PMID, insts ...int32) pmapi.ValueSet {
+		vs := pmapi.ValueSet{PMID: id}
+		for _, in := range insts {
+			vs.Values = append(vs.Values, pmapi.Value{Inst: in, Atom: pmapi.I32(10 * in)})
+		}
+		return vs
+	}
+	var seen instSeen
+	fetch := func(sets ...pmapi.ValueSet) *fetched {
+		f := &fetched{result: pmapi.Result{Sets: sets}}
+		f.columns(&seen)
+		return f
+	}
+	f1 := fetch(set(a, 3, 1, 2), set(b, 1, 2))
+	if got := fmt.Sprint(f1.cols[0].Insts, f1.cols[0].Nums); got != "[1 2 3] [10 20 30]" {
+		t.Errorf("columns of an unsorted set: %s", got)
+	}
+	var order []int32
+	for _, v := range f1.result.Sets[0].Values {
+		order = append(order, v.Inst)
+	}
+	if fmt.Sprint(order) != "[1 2 3]" {
+		t.Errorf("values of an unsorted set left as %v", order)
+	}
+	v1a, v1b := f1.cols[0].Ver, f1.cols[1].Ver
+	if v1a == 0 || v1b == 0 || v1a == v1b {
+		t.Fatalf("versions %d and %d: want distinct and not 0", v1a, v1b)
+	}
+	// the same instances, in another order: the same versions
+	f2 := fetch(set(a, 2, 3, 1), set(b, 1, 2))
+	if f2.cols[0].Ver != v1a || f2.cols[1].Ver != v1b {
+		t.Errorf("same instances: versions %d, %d; want %d, %d", f2.cols[0].Ver, f2.cols[1].Ver, v1a, v1b)
+	}
+	// an instance gone, and the sets' metrics swapped: new versions
+	f3 := fetch(set(b, 1, 2), set(a, 1, 2))
+	if f3.cols[0].Ver == v1b || f3.cols[1].Ver == v1a || f3.cols[0].Ver == f3.cols[1].Ver {
+		t.Errorf("changed sets kept versions: %d, %d", f3.cols[0].Ver, f3.cols[1].Ver)
+	}
+	// columns filled again by a reader lose their version
+	f3.cols[0].Fill(&f3.result.Sets[0])
+	if f3.cols[0].Ver != 0 {
+		t.Errorf("Fill kept version %d", f3.cols[0].Ver)
+	}
+}
