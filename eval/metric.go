@@ -96,12 +96,13 @@ type Columns struct {
 }
 
 // Fill makes c the columns of vs, reusing c's storage. It writes only
-// what changed: an archive's fetcher fills columns that the evaluation
-// has read on the other processor, and a store to such a line must first
-// take it back from that processor's cache, where reading it to compare
-// does not (instances seldom change, nor do some metrics' values).
-// Measured on the benchmark (31 interleaved runs): 4% less CPU and wall
-// time.
+// the instances that changed: an archive's fetcher fills columns that the
+// evaluation has read on the other processor, and a store to such a line
+// must first take it back from that processor's cache, where reading it
+// to compare does not, and instances seldom change (measured on the
+// benchmark, 31 interleaved runs: 4% less CPU and wall time). Numbers
+// mostly change: comparing them first cost more than it saved (1-3% of
+// the CPU time, four runs of 31-61).
 func (c *Columns) Fill(vs *pmapi.ValueSet) {
 	n := len(vs.Values)
 	if cap(c.Insts) < n {
@@ -114,10 +115,7 @@ func (c *Columns) Fill(vs *pmapi.ValueSet) {
 		if insts[j] != v.Inst {
 			insts[j] = v.Inst
 		}
-		f := atomNum(v.Atom)
-		if math.Float64bits(nums[j]) != math.Float64bits(f) {
-			nums[j] = f
-		}
+		nums[j] = atomNum(v.Atom)
 	}
 }
 
