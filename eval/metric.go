@@ -119,6 +119,16 @@ func (c *Columns) Fill(vs *pmapi.ValueSet) {
 	}
 }
 
+// FillNums makes c's numbers those of vs, whose instances c holds
+// already (Fill made them, of a value set with the same instances in the
+// same order), leaving them and Ver as they are.
+func (c *Columns) FillNums(vs *pmapi.ValueSet) {
+	nums := c.Nums[:len(vs.Values)]
+	for j := range nums {
+		nums[j] = atomNum(vs.Values[j].Atom)
+	}
+}
+
 // atomNum is the number pmie takes a value as: a value stored otherwise
 // than its metric's descriptor says (a pmapi.Mismatch: the metric's type
 // changed while pmie ran, or an archive stored it so) is 0, as pmie

@@ -172,9 +172,10 @@ func (p *pipeline) fetchArchive(t *task, s *step) error {
 // columns sorts f's value sets by instance, as sortResult does, and
 // makes their columns, which the evaluation reads in place of the values
 // (eval.Columns): a third of the memory that this goroutine, on another
-// processor, wrote last. seen numbers their instances. A set is seen to
-// be in order in its column of instances, a tenth of the memory of its
-// values.
+// processor, wrote last. seen numbers their instances, and says when they
+// are those of the set's last fetch: then they are in order (they were
+// sorted then), and the columns hold them already if they were made of
+// the same instances before, so that only the numbers are written.
 func (f *fetched) columns(seen *instSeen) {
 	sets := f.result.Sets
 	for len(f.cols) < len(sets) {
@@ -182,13 +183,21 @@ func (f *fetched) columns(seen *instSeen) {
 	}
 	f.cols = f.cols[:len(sets)]
 	for i := range sets {
-		c := &f.cols[i]
-		c.Fill(&sets[i])
-		if !slices.IsSorted(c.Insts) {
-			slices.SortStableFunc(sets[i].Values, byInst)
-			c.Fill(&sets[i])
+		c, vs := &f.cols[i], &sets[i]
+		ver, same := seen.same(i, vs.PMID, vs.Values)
+		switch {
+		case !same:
+			if !sortedByInst(vs.Values) {
+				slices.SortStableFunc(vs.Values, byInst)
+			}
+			c.Fill(vs)
+			c.Ver = seen.note(i, vs.PMID, c.Insts)
+		case c.Ver == ver && len(c.Insts) == len(vs.Values):
+			c.FillNums(vs)
+		default:
+			c.Fill(vs)
+			c.Ver = ver
 		}
-		c.Ver = seen.version(i, sets[i].PMID, c.Insts)
 	}
 }
 
@@ -213,9 +222,28 @@ type seenSet struct {
 // instVersions numbers the instance sets of every fetcher.
 var instVersions atomic.Uint64
 
-// version returns the Ver of instances insts of value set i, of metric
-// id.
-func (s *instSeen) version(i int, id pmapi.PMID, insts []int32) uint64 {
+// same reports whether value set i, of metric id, has the instances of
+// its last fetch, in their order, and returns their version if so.
+func (s *instSeen) same(i int, id pmapi.PMID, vals []pmapi.Value) (uint64, bool) {
+	if i >= len(s.sets) {
+		return 0, false
+	}
+	p := &s.sets[i]
+	if p.ver == 0 || p.pmid != id || len(p.insts) != len(vals) {
+		return 0, false
+	}
+	for k, in := range p.insts {
+		if vals[k].Inst != in {
+			return 0, false
+		}
+	}
+	return p.ver, true
+}
+
+// note records the instances of value set i, of metric id, sorted, and
+// returns their version: a new one unless they are those of the set's
+// last fetch (which came in another order).
+func (s *instSeen) note(i int, id pmapi.PMID, insts []int32) uint64 {
 	for len(s.sets) <= i {
 		s.sets = append(s.sets, seenSet{})
 	}

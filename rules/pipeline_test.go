@@ -191,6 +191,14 @@ func TestFetchedColumns(t *testing.T) {
 	if f3.cols[0].Ver == v1b || f3.cols[1].Ver == v1a || f3.cols[0].Ver == f3.cols[1].Ver {
 		t.Errorf("changed sets kept versions: %d, %d", f3.cols[0].Ver, f3.cols[1].Ver)
 	}
+	// the same slot filled again with the same instances: new numbers
+	f3.result.Sets = []pmapi.ValueSet{set(b, 1, 2), set(a, 1, 2)}
+	f3.result.Sets[1].Values[1].Atom = pmapi.I32(99)
+	v3b, v3a := f3.cols[0].Ver, f3.cols[1].Ver
+	f3.columns(&seen)
+	if got := fmt.Sprint(f3.cols[1].Insts, f3.cols[1].Nums, f3.cols[0].Ver == v3b, f3.cols[1].Ver == v3a); got != "[1 2] [10 99] true true" {
+		t.Errorf("slot filled again: %s", got)
+	}
 	// columns filled again by a reader lose their version
 	f3.cols[0].Fill(&f3.result.Sets[0])
 	if f3.cols[0].Ver != 0 {
