@@ -23,16 +23,18 @@ var ctimeDate = regexp.MustCompile(`[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d
 
 // TestLiveGoldens runs each case of testdata/golden/pmie-live live, as a
 // process of its own (this test binary as pmie: what shell actions write
-// goes to its standard output and error), and compares its exit status,
+// goes to its standard output and error) with the case's environment
+// added to its own, and compares its exit status,
 // output, messages and -l $LOG log with real pmie's. A case on $SAMPLE
 // runs against sampleStandIn; the others need the local pmcd.
 func TestLiveGoldens(t *testing.T) {
 	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
 	logPID := regexp.MustCompile(`(?m)^pmie: PID = \d+,`)
-	goldenCases(t, filepath.Join(repoRoot, "testdata/golden/pmie-live"), 2, func(t *testing.T, f []string) string {
+	goldenCases(t, filepath.Join(repoRoot, "testdata/golden/pmie-live"), 3, func(t *testing.T, f []string) string {
+		env, args := f[1], f[2]
 		vars := map[string]string{"LOG": filepath.Join(openDir(t), "pmie.log")} // pmie run as root logs as pcp
 		sample, during := "", func() {}
-		if strings.Contains(f[1], "$SAMPLE") {
+		if strings.Contains(args, "$SAMPLE") {
 			srv := sampleStandIn(t)
 			sample = srv.Spec()
 			vars["SAMPLE"] = sample
@@ -51,9 +53,9 @@ func TestLiveGoldens(t *testing.T) {
 			return goldenClean(s, func(string) bool { return false })
 		}
 		var out, errs bytes.Buffer
-		cmd := exec.Command(os.Args[0], goldenfile.Words(f[1], vars)...)
+		cmd := exec.Command(os.Args[0], goldenfile.Words(args, vars)...)
 		cmd.Dir = repoRoot
-		cmd.Env = append(ourEnv(), "TZ=UTC")
+		cmd.Env = append(append(ourEnv(), "TZ=UTC"), goldenfile.Words(env, vars)...)
 		cmd.Stdout, cmd.Stderr = &out, &errs
 		code := 0
 		if err := cmd.Start(); err != nil {
@@ -67,7 +69,10 @@ func TestLiveGoldens(t *testing.T) {
 			}
 			code = exit.ExitCode()
 		}
-		return goldenReport("TZ=UTC pmie "+f[1], code, clean(out.String()), clean(errs.String())) +
+		if env != "" {
+			env += " "
+		}
+		return goldenReport("TZ=UTC "+env+"pmie "+args, code, clean(out.String()), clean(errs.String())) +
 			goldenLog(vars["LOG"], clean)
 	})
 }

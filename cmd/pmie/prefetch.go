@@ -126,15 +126,17 @@ func (m *metaSource) warmUp(names map[string]bool) {
 	ids := m.lookupNames(sorted)
 	var found []pmapi.PMID
 	for i, name := range sorted {
-		id, err := ids[i], error(nil)
+		id := ids[i]
 		if id == pmapi.PMIDNull {
-			// not there, or a derived metric: asked alone, for why
-			id, err = m.LookupName(name)
+			// Not there, or a derived metric: left to the binding of the
+			// rule that names it, in the order of the rules. Looking it
+			// up loads PCP's derived metrics and checks the one named,
+			// and what is wrong with them is said then, among what is
+			// said of the rules, as pmie says it.
+			continue
 		}
-		w.names[name] = nameAnswer{id, err}
-		if err == nil {
-			found = append(found, id)
-		}
+		w.names[name] = nameAnswer{id, nil}
+		found = append(found, id)
 	}
 	descs := m.lookupDescs(found)
 	for i, id := range found {

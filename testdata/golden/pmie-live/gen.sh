@@ -2,9 +2,9 @@
 # Regenerates the goldens of cases.txt from real pmie (PCP 6.0.3) run live
 # on the local pmcd (with its default PMDAs: the rule files use metrics
 # whose values do not change, such as hinv.ncpu). For each line
-# NAME|ARGUMENTS it runs, at the repository root,
+# NAME|ENVIRONMENT|ARGUMENTS it runs, at the repository root,
 #
-#     TZ=UTC pmie ARGUMENTS
+#     TZ=UTC ENVIRONMENT pmie ARGUMENTS
 #
 # and writes NAME.golden: the command, the exit status, then stdout and
 # stderr, each as "stdout: N lines" and those lines. ARGUMENTS are read as
@@ -46,16 +46,16 @@ after() {
 	typechange) pmstore -h $SAMPLE sample.dynamic.meta.pmdesc.type 0 >/dev/null ;;
 	esac
 }
-while IFS='|' read -r name args; do
+while IFS='|' read -r name env args; do
 	case $name in ''|'#'*) continue ;; esac
 	out=$(mktemp) err=$(mktemp) logdir=$(mktemp -d)
 	chmod 777 "$logdir"
 	LOG=$logdir/pmie.log
 	during "$name" &
-	eval "TZ=UTC pmie $args" >"$out" 2>"$err" </dev/null
+	eval "TZ=UTC $env pmie $args" >"$out" 2>"$err" </dev/null
 	rc=$?
 	wait
 	after "$name"
-	report "$name" "TZ=UTC pmie $args" "$rc" "$out" "$err" "$LOG"
+	report "$name" "TZ=UTC ${env:+$env }pmie $args" "$rc" "$out" "$err" "$LOG"
 	rm -rf "$out" "$err" "$logdir"
 done <"$here/cases.txt"
