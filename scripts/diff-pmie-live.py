@@ -24,19 +24,28 @@ usage:
       stop it
   /usr/bin/python3 scripts/diff-pmie-live.py gen [SEED]
       print one random rule file for the pmcd
-  /usr/bin/python3 scripts/diff-pmie-live.py run [-n CASES] [-s SEED]
-      [-o DIR] [-p OUR_PMIE] [-h HOST]
+  /usr/bin/python3 scripts/diff-pmie-live.py run [--derived] [-n CASES]
+      [-s SEED] [-o DIR] [-p OUR_PMIE] [-h HOST]
       run CASES cases (default 50) against HOST (default localhost:44399),
       keep the differing ones under DIR (default /tmp/livediff-cases) and
       print the totals
   /usr/bin/python3 scripts/diff-pmie-live.py recheck CASEDIR...
       run kept cases again (after a fix) and say which still differ
 
+With --derived, each case also has a random derived-metric configuration
+(PCP_DERIVED_CONFIG, for both pmies), made as diff-pmie.py --derived makes
+one, over the pmcd's metrics whose values hold still, and its rules name
+the derived metrics that libpcp accepts about half the time (and now and
+then one that failed or was never defined). A kept derived case has its
+configuration under derived/, and minimal.conf and minimal.sh when it is
+one file.
+
 It needs PCP (pmie, pmcd, python3-pcp: run it with /usr/bin/python3).
 OUR_PMIE defaults to $PMIE, else a pmie built from ./cmd/pmie. Shell actions
 only run `true` and `false`; syslog and alarm actions become print.
 """
 import importlib.util
+import json
 import os
 import random
 import re
@@ -107,20 +116,12 @@ VARYING = re.compile(r"\.(percontext|scale_step|lights|step|step_counter|drift|s
                      r"scramble|proc|updown|dodgey)\b")
 
 
-def live_meta(host):
-    """Metrics of the pmcd at host, as diff-pmie.py's archive_meta gives
-    them; "seen" is true only of metrics whose values were there and the
-    same at four fetches a second apart (the generator prefers
-    those), "vals" holds one fetch's values. Metrics whose values or
-    errors change between the fetches are left out (sample.lights and
-    sample.scale_step.* change every few seconds): real pmie and ours
-    fetch them at different moments (and counters such as sample.wrap.*
-    step at every fetch of any client), so their lines never compare."""
+def describe_host(ctx, names):
+    """The metrics of names in the host context ctx (those it can look
+    up): name, PMID list (for pmFetch), type, semantics, units, instance
+    domain and instance names (None if they cannot be had)."""
     from pcp import pmapi
     import cpmapi as c
-    ctx = pmapi.pmContext(c.PM_CONTEXT_HOST, host)
-    names = []
-    ctx.pmTraversePMNS("", lambda n: names.append(n))
     metrics = []
     for name in names:
         try:
@@ -136,6 +137,24 @@ def live_meta(host):
                 insts = None
         metrics.append({"name": name, "pmid": ids, "type": d.type, "sem": d.sem,
                         "units": ctx.pmUnitsStr(d.units), "indom": d.indom, "insts": insts})
+    return metrics
+
+
+def live_meta(host):
+    """Metrics of the pmcd at host, as diff-pmie.py's archive_meta gives
+    them; "seen" is true only of metrics whose values were there and the
+    same at four fetches a second apart (the generator prefers
+    those), "vals" holds one fetch's values. Metrics whose values or
+    errors change between the fetches are left out (sample.lights and
+    sample.scale_step.* change every few seconds): real pmie and ours
+    fetch them at different moments (and counters such as sample.wrap.*
+    step at every fetch of any client), so their lines never compare."""
+    from pcp import pmapi
+    import cpmapi as c
+    ctx = pmapi.pmContext(c.PM_CONTEXT_HOST, host)
+    names = []
+    ctx.pmTraversePMNS("", lambda n: names.append(n))
+    metrics = describe_host(ctx, names)
     snaps = []
     for k in range(4):
         snap = {}
@@ -174,23 +193,59 @@ def live_meta(host):
     return {"host": host, "metrics": stable}
 
 
+def cmd_dmeta(args):
+    """dmeta HOST NAME...: the derived metrics of NAME... as libpcp sees
+    them at HOST with this process's PCP_DERIVED_CONFIG, for
+    diff-pmie.py's derived_meta: as live_meta describes metrics, "seen"
+    if one fetch gave values."""
+    from pcp import pmapi
+    import cpmapi as c
+    ctx = pmapi.pmContext(c.PM_CONTEXT_HOST, args[0])
+    out = describe_host(ctx, args[1:])
+    for m in out:
+        m["seen"] = False
+        try:
+            res = ctx.pmFetch(m.pop("pmid"))
+            m["seen"] = res.contents.get_vset(0).contents.numval > 0
+            ctx.pmFreeResult(res)
+        except pmapi.pmErr:
+            pass
+    print(json.dumps(out))
+
+
 # ---------------------------------------------------------------- generator
 
 BAD = float(os.environ.get("LIVEDIFF_BAD", "0.1"))  # share of statements broken
 
 
-class LiveGen(dp.Gen):
+class LiveActions:
+    """Actions as the generator makes them, syslog and alarm made print."""
+
     def action(self):
-        s = dp.Gen.action(self)
+        s = super().action()
         kind = s.split(" ", 1)[0]
         if kind in ("syslog", "alarm"):
             s = "print" + s[len(kind):]
         return s
 
 
-def make_rules(meta, seed, host):
+class LiveGen(LiveActions, dp.Gen):
+    pass
+
+
+class LiveDerivedGen(LiveActions, dp.DerivedGen):
+    pass
+
+
+def make_rules(meta, seed, host, derived=None, names=None):
+    """A rule file for host: its preamble and statements. derived, if not
+    None, is the derived metrics (cmd_dmeta) that the statements
+    name about half the time; names, those defined."""
     r = random.Random(seed)
-    g = LiveGen(meta, r, [host])
+    if derived is None:
+        g = LiveGen(meta, r, [host])
+    else:
+        g = LiveDerivedGen(meta, r, [host], derived, names)
     pre = []
     if r.random() < 0.3:
         pre.append("delta = %s;" % r.choice(["0.5 sec", "1 sec", "500 msec", "0.3 sec", "700 msec"]))
@@ -245,9 +300,11 @@ def _tmp_dir():
 STATS_DIR = os.path.join(os.environ.get("PCP_TMP_DIR") or _tmp_dir(), "pmie")
 
 
-def start1(prog, host, rules, fl, tmp):
+def start1(prog, host, rules, fl, tmp, derived=None):
     env = dict(os.environ, TZ="UTC")
     env.pop("PCP_XCONFIRM_PROG", None)
+    if derived is not None:
+        env["PCP_DERIVED_CONFIG"] = derived
     return subprocess.Popen([prog, "-h", host, "-c", rules] + fl.split(), cwd=tmp, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -273,20 +330,51 @@ def finish1(p, rules):
     return out, err, p.returncode
 
 
-def compare(ours, host, rules, fl, tmp):
-    """Real pmie and ours at once, then real again."""
-    pr = start1("pmie", host, rules, fl, tmp)
-    po = start1(ours, host, rules, fl, tmp)
+def compare(ours, host, rules, fl, tmp, derived=None):
+    """Real pmie and ours at once, then real again; derived, if not None,
+    is their PCP_DERIVED_CONFIG."""
+    pr = start1("pmie", host, rules, fl, tmp, derived)
+    po = start1(ours, host, rules, fl, tmp, derived)
     r1, e1, x1 = finish1(pr, rules)
     o, eo, xo = finish1(po, rules)
-    r2, e2, _ = finish1(start1("pmie", host, rules, fl, tmp), rules)
+    r2, e2, _ = finish1(start1("pmie", host, rules, fl, tmp, derived), rules)
     res = dp.tally(r1, e1, x1, r2, o, eo, xo)
     res["err_ok"] = res["err_ok"] or e2 == eo  # a message real pmie gives at one run and not the other
     return res
 
 
+def derived_case(meta, host, cs, tmp):
+    """A derived-metric configuration for a case: (files, entries), its
+    PCP_DERIVED_CONFIG under tmp, the derived metrics libpcp accepts and
+    the names defined. Configurations libpcp crashes on are drawn again."""
+    for t in range(8):
+        files, entries, names = dp.make_derived(meta, cs + t * 7919)
+        base = os.path.join(tmp, "derived")
+        shutil.rmtree(base, ignore_errors=True)
+        dp.write_derived(base, files)
+        spec = dp.derived_spec(base, entries)
+        dmeta = dp.derived_meta(host, spec, [x for x in names if dp.PMIE_NAME.fullmatch(x)],
+                                os.path.abspath(__file__))
+        if dmeta is not None:
+            break
+    return (files, entries), spec, dmeta or [], names
+
+
+def live_minimal_sh(case, host):
+    """minimal.sh of a kept derived case, run against host (shrink_derived
+    writes one for archives)."""
+    with open(os.path.join(case, "case.json")) as f:
+        c = json.load(f)
+    if os.path.exists(os.path.join(case, "minimal.sh")):
+        dp.save(case, "minimal.sh", "cd \"$(dirname \"$0\")\"\nTZ=UTC PCP_DERIVED_CONFIG=minimal.conf ${PMIE:-pmie} "
+                "-h %s -c minimal.pmie %s\n" % (host, c["flags"]))
+
+
 def cmd_run(args):
     n, seed, outdir, host = 50, random.randrange(1 << 30), "/tmp/livediff-cases", DEFAULT_HOST
+    derived = False
+    if args[:1] == ["--derived"]:
+        derived, args = True, args[1:]
     i = 0
     while i < len(args):
         if args[i] == "-n":
@@ -311,17 +399,24 @@ def cmd_run(args):
         tot = same = bad = 0
         for k in range(n):
             cs = r.randrange(1 << 30)
-            pre, stmts = make_rules(meta, cs, host)
+            dv = spec = None
+            if derived:
+                dv, spec, dmeta, names = derived_case(meta, host, cs, tmp)
+                pre, stmts = make_rules(meta, cs, host, dmeta, names)
+            else:
+                pre, stmts = make_rules(meta, cs, host)
             fl = flags(r)
             rules = os.path.join(tmp, "rules.pmie")
             dp.save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
-            res = compare(ours, host, rules, fl, tmp)
+            res = compare(ours, host, rules, fl, tmp, spec)
             tot += res["total"]
             same += res["same"]
             if not dp.ok(res):
                 bad += 1
-                case = dp.keep(outdir, "case-%d-%d" % (seed, k), rules, host, fl, pre, stmts, cs, res)
+                case = dp.keep(outdir, "case-%d-%d" % (seed, k), rules, host, fl, pre, stmts, cs, res, dv)
                 dp.shrink(ours, case, tmp, compare)
+                if derived:
+                    live_minimal_sh(case, host)
             print("%d %s: %d/%d%s" % (k, fl, res["same"], res["total"], "" if dp.ok(res) else "  DIFF"),
                   flush=True)
         print("seed %d: %d cases, %d differ; lines %d/%d identical" % (seed, n, bad, same, tot))
@@ -345,6 +440,8 @@ def main():
         cmd_run(args)
     elif cmd == "recheck":
         dp.recheck(args, compare)
+    elif cmd == "dmeta":
+        cmd_dmeta(args)
     else:
         sys.exit(__doc__)
 

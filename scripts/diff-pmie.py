@@ -536,14 +536,16 @@ def write_derived(base, files):
             f.write(text)
 
 
-def derived_meta(arch, spec, names):
+def derived_meta(arch, spec, names, script=None):
     """The derived metrics of names as libpcp sees them in ARCH with
     PCP_DERIVED_CONFIG=spec (those it can look up), as archive_meta
     describes metrics; in a process of its own, libpcp loading derived
-    metrics once per process. None if libpcp crashed on them."""
+    metrics once per process: `SCRIPT dmeta ARCH NAME...` (this script's
+    by default; diff-pmie-live.py's for a host). None if libpcp crashed
+    on them."""
     env = dict(os.environ, PCP_DERIVED_CONFIG=spec)
     try:
-        p = subprocess.run([sys.executable, os.path.abspath(__file__), "dmeta", arch] + names,
+        p = subprocess.run([sys.executable, script or os.path.abspath(__file__), "dmeta", arch] + names,
                            env=env, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
         return []
