@@ -558,12 +558,18 @@ func (c *pmieParser) ruleset() (pv, bool) {
 		}
 		start = nil
 		var unknown, otherwise pv
+		n := len(c.rps)
 		if c.is(tkKeyword, "unknown") {
-			unknown, ok = c.option()
+			// pmie's parser still holds the unknown option's action
+			// while it reads an otherwise option (the two are one
+			// production), and recovers from an error there as in
+			// that action
+			unknown, ok = c.option(true)
 		}
 		if ok && c.is(tkKeyword, "otherwise") {
-			otherwise, ok = c.option()
+			otherwise, ok = c.option(false)
 		}
+		c.rps = c.rps[:n]
 		if ok {
 			rs.Unknown, rs.Otherwise = unknown.x, otherwise.x
 			// pmie builds a rule of each option's action once the
@@ -618,8 +624,10 @@ func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
 	return v, true
 }
 
-// option parses "unknown -> action" or "otherwise -> action".
-func (c *pmieParser) option() (pv, bool) {
+// option parses "unknown -> action" or "otherwise -> action". With keep,
+// the action's recovery point stays on the stack after it (the caller
+// takes it off).
+func (c *pmieParser) option(keep bool) (pv, bool) {
 	c.advance()
 	if !c.is(tkPunct, "->") {
 		c.fail()
@@ -628,8 +636,11 @@ func (c *pmieParser) option() (pv, bool) {
 	c.advance()
 	rp := &rpoint{want: TypeAction}
 	c.push(rp)
-	defer c.pop()
-	return c.operandAt(rp, TypeAction, 0, nil, nil)
+	x, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
+	if !keep {
+		c.pop()
+	}
+	return x, ok
 }
 
 // action parses an action: the word, an optional holdoff time, strings.
