@@ -187,9 +187,7 @@ func (f *fetched) columns(seen *instSeen) {
 		ver, same := seen.same(i, vs.PMID, vs.Values)
 		switch {
 		case !same:
-			if !sortedByInst(vs.Values) {
-				slices.SortStableFunc(vs.Values, byInst)
-			}
+			sortByInst(vs.Values)
 			c.Fill(vs)
 			c.Ver = seen.note(i, vs.PMID, c.Insts)
 		case c.Ver == ver && len(c.Insts) == len(vs.Values):

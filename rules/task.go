@@ -140,16 +140,15 @@ func (h *hostFetch) deliver(r *pmapi.Result, cols []eval.Columns) {
 		if i < len(cols) {
 			col = &cols[i]
 		}
-		if i < len(route) && vs.PMID == h.ids[i] {
-			for _, m := range route[i] {
-				m.Deliver(vs, col, stamp)
+		// (value sets come in the order of the fetch list)
+		j := i
+		if j >= len(route) || h.ids[j] != vs.PMID {
+			if j = slices.Index(h.ids, vs.PMID); j < 0 {
+				continue
 			}
-			continue
 		}
-		for _, m := range h.metrics {
-			if m.Ready() && m.Desc.PMID == vs.PMID {
-				m.Deliver(vs, col, stamp)
-			}
+		for _, m := range route[j] {
+			m.Deliver(vs, col, stamp)
 		}
 	}
 }
@@ -179,9 +178,14 @@ func (h *hostFetch) routes() [][]*eval.Metric {
 // sortResult sorts each value set of r by instance, as pmie sorts them.
 func sortResult(r *pmapi.Result) {
 	for i := range r.Sets {
-		if vs := r.Sets[i].Values; !sortedByInst(vs) {
-			slices.SortStableFunc(vs, byInst)
-		}
+		sortByInst(r.Sets[i].Values)
+	}
+}
+
+// sortByInst sorts vs by instance, keeping the order of equal ones.
+func sortByInst(vs []pmapi.Value) {
+	if !sortedByInst(vs) {
+		slices.SortStableFunc(vs, byInst)
 	}
 }
 
