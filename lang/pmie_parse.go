@@ -558,16 +558,17 @@ func (c *pmieParser) ruleset() (pv, bool) {
 		}
 		start = nil
 		var unknown, otherwise pv
+		// Each option's recovery point stays on the stack until both
+		// are read: pmie's parser still holds the unknown option's
+		// action while it reads an otherwise option (the two are one
+		// production), and recovers from an error there as in that
+		// action.
 		n := len(c.rps)
 		if c.is(tkKeyword, "unknown") {
-			// pmie's parser still holds the unknown option's action
-			// while it reads an otherwise option (the two are one
-			// production), and recovers from an error there as in
-			// that action
-			unknown, ok = c.option(true)
+			unknown, ok = c.option()
 		}
 		if ok && c.is(tkKeyword, "otherwise") {
-			otherwise, ok = c.option(false)
+			otherwise, ok = c.option()
 		}
 		c.rps = c.rps[:n]
 		if ok {
@@ -624,10 +625,9 @@ func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
 	return v, true
 }
 
-// option parses "unknown -> action" or "otherwise -> action". With keep,
-// the action's recovery point stays on the stack after it (the caller
-// takes it off).
-func (c *pmieParser) option(keep bool) (pv, bool) {
+// option parses "unknown -> action" or "otherwise -> action", leaving
+// the action's recovery point on the stack for the caller to take off.
+func (c *pmieParser) option() (pv, bool) {
 	c.advance()
 	if !c.is(tkPunct, "->") {
 		c.fail()
@@ -636,11 +636,7 @@ func (c *pmieParser) option(keep bool) (pv, bool) {
 	c.advance()
 	rp := &rpoint{want: TypeAction}
 	c.push(rp)
-	x, ok := c.operandAt(rp, TypeAction, 0, nil, nil)
-	if !keep {
-		c.pop()
-	}
-	return x, ok
+	return c.operandAt(rp, TypeAction, 0, nil, nil)
 }
 
 // action parses an action: the word, an optional holdoff time, strings.
