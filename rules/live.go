@@ -404,7 +404,7 @@ func (e *Engine) lost(h *hostFetch, err error) {
 	}
 	for _, t := range e.tasks {
 		for _, r := range t.rules {
-			if usesConn(r, h.conn) {
+			if usesHost(r, h.key) {
 				r.Invalidate()
 			}
 		}
@@ -412,10 +412,11 @@ func (e *Engine) lost(h *hostFetch, err error) {
 	e.reconnect(h)
 }
 
-// usesConn reports whether rule r reads metrics from conn.
-func usesConn(r *eval.Rule, conn string) bool {
+// usesHost reports whether rule r reads metrics from the host of key
+// (hostKey).
+func usesHost(r *eval.Rule, key string) bool {
 	for _, m := range r.Metrics {
-		if m.Conn == conn {
+		if hostKey(m) == key {
 			return true
 		}
 	}

@@ -28,6 +28,7 @@ type task struct {
 // hostFetch is one task's fetch from one host: the metrics it delivers
 // to and the context it reads them from.
 type hostFetch struct {
+	key     string // hostKey of its metrics
 	conn    string
 	ids     []pmapi.PMID
 	metrics []*eval.Metric // every metric of this host in the task
@@ -53,14 +54,28 @@ type hostFetch struct {
 	from float64
 }
 
-// hostFor finds or adds the fetch for conn.
-func (t *task) hostFor(conn string) *hostFetch {
+// hostKey is what tells apart the hosts of a task's metrics, as pmie
+// tells them apart: the name the host reports once it has been reached
+// (pmie renames a metric's host to it at the metric's first connection),
+// else its connection. So two pmcds that report one name, two on one
+// machine, are one host of the task, fetched through the connection of
+// the first metric added: pmie fetches the other's metrics from it too.
+func hostKey(m *eval.Metric) string {
+	if m.Host != "" {
+		return m.Host
+	}
+	return m.Conn
+}
+
+// hostFor finds or adds the fetch for m's host.
+func (t *task) hostFor(m *eval.Metric) *hostFetch {
+	key := hostKey(m)
 	for _, h := range t.hosts {
-		if h.conn == conn {
+		if h.key == key {
 			return h
 		}
 	}
-	h := &hostFetch{conn: conn, task: t, from: t.from}
+	h := &hostFetch{key: key, conn: m.Conn, task: t, from: t.from}
 	t.hosts = append(t.hosts, h)
 	return h
 }
@@ -71,7 +86,7 @@ func (t *task) add(r *eval.Rule, st *RuleStats) {
 	t.rules = append(t.rules, r)
 	t.stats = append(t.stats, st)
 	for _, m := range r.Metrics {
-		h := t.hostFor(m.Conn)
+		h := t.hostFor(m)
 		if slices.Contains(h.metrics, m) {
 			continue
 		}

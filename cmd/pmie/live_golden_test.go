@@ -26,7 +26,8 @@ var ctimeDate = regexp.MustCompile(`[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d
 // goes to its standard output and error) with the case's environment
 // added to its own, and compares its exit status,
 // output, messages and -l $LOG log with real pmie's. A case on $SAMPLE
-// runs against sampleStandIn; the others need the local pmcd.
+// runs against sampleStandIn; the others, and those of usesLocalPmcd,
+// need the local pmcd.
 func TestLiveGoldens(t *testing.T) {
 	logDate := regexp.MustCompile(`(?m)^(Log for pmie on \S+ started|Log finished) .*$`)
 	logPID := regexp.MustCompile(`(?m)^pmie: PID = \d+,`)
@@ -41,7 +42,8 @@ func TestLiveGoldens(t *testing.T) {
 			if d := liveDuring[f[0]]; d != nil {
 				during = func() { d(srv) }
 			}
-		} else {
+		}
+		if sample == "" || usesLocalPmcd[f[0]] {
 			realtest.Require(t, realtest.Pmcd)
 		}
 		clean := func(s string) string {
@@ -76,6 +78,10 @@ func TestLiveGoldens(t *testing.T) {
 			goldenLog(vars["LOG"], clean)
 	})
 }
+
+// usesLocalPmcd names the $SAMPLE cases whose rules also name the local
+// pmcd.
+var usesLocalPmcd = map[string]bool{"twohosts": true, "twohosts-local": true}
 
 // liveDuring is what gen.sh's during does to the sample PMDA while a case
 // runs, done to the stand-in.
