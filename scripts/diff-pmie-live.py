@@ -25,10 +25,13 @@ usage:
   /usr/bin/python3 scripts/diff-pmie-live.py gen [SEED]
       print one random rule file for the pmcd
   /usr/bin/python3 scripts/diff-pmie-live.py run [--derived] [-n CASES]
-      [-s SEED] [-o DIR] [-p OUR_PMIE] [-h HOST]
+      [-s SEED] [-o DIR] [-p OUR_PMIE] [-h HOST] [-x OTHER_HOST]...
       run CASES cases (default 50) against HOST (default localhost:44399),
       keep the differing ones under DIR (default /tmp/livediff-cases) and
-      print the totals
+      print the totals; metrics named with their host are named on HOST
+      or on an OTHER_HOST (`-x 127.0.0.1:44399`: the same pmcd under
+      another name; `-x local:`: the machine's own pmcd, which gives
+      itself the same name as HOST and has not HOST's metrics)
   /usr/bin/python3 scripts/diff-pmie-live.py recheck CASEDIR...
       run kept cases again (after a fix) and say which still differ
 
@@ -237,15 +240,17 @@ class LiveDerivedGen(LiveActions, dp.DerivedGen):
     pass
 
 
-def make_rules(meta, seed, host, derived=None, names=None):
+def make_rules(meta, seed, host, derived=None, names=None, extra=()):
     """A rule file for host: its preamble and statements. derived, if not
     None, is the derived metrics (cmd_dmeta) that the statements
-    name about half the time; names, those defined."""
+    name about half the time; names, those defined. Metrics named with
+    their host name host or one of extra."""
     r = random.Random(seed)
+    hosts = [host] + list(extra)
     if derived is None:
-        g = LiveGen(meta, r, [host])
+        g = LiveGen(meta, r, hosts)
     else:
-        g = LiveDerivedGen(meta, r, [host], derived, names)
+        g = LiveDerivedGen(meta, r, hosts, derived, names)
     pre = []
     if r.random() < 0.3:
         pre.append("delta = %s;" % r.choice(["0.5 sec", "1 sec", "500 msec", "0.3 sec", "700 msec"]))
@@ -372,7 +377,7 @@ def live_minimal_sh(case, host):
 
 def cmd_run(args):
     n, seed, outdir, host = 50, random.randrange(1 << 30), "/tmp/livediff-cases", DEFAULT_HOST
-    derived = False
+    derived, extra = False, []
     if args[:1] == ["--derived"]:
         derived, args = True, args[1:]
     i = 0
@@ -387,6 +392,8 @@ def cmd_run(args):
             os.environ["PMIE"] = args[i + 1]
         elif args[i] == "-h":
             host = args[i + 1]
+        elif args[i] == "-x":
+            extra.append(args[i + 1])
         else:
             sys.exit(__doc__)
         i += 2
@@ -402,9 +409,9 @@ def cmd_run(args):
             dv = spec = None
             if derived:
                 dv, spec, dmeta, names = derived_case(meta, host, cs, tmp)
-                pre, stmts = make_rules(meta, cs, host, dmeta, names)
+                pre, stmts = make_rules(meta, cs, host, dmeta, names, extra)
             else:
-                pre, stmts = make_rules(meta, cs, host)
+                pre, stmts = make_rules(meta, cs, host, extra=extra)
             fl = flags(r)
             rules = os.path.join(tmp, "rules.pmie")
             dp.save(tmp, "rules.pmie", "\n".join(pre + stmts) + "\n")
