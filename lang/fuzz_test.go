@@ -123,7 +123,9 @@ func macroTrouble(f *File, text string) bool {
 	}
 	kept := map[string]int{} // macros the statements printed define
 	for _, s := range f.Stmts {
-		if strings.Contains(Dump(s), " from $") || hasEmptyName(s) {
+		if strings.Contains(Dump(s), " from $") || hasEmptyName(s) || (!s.Anonymous && s.Name == "") {
+			// (a statement named '', which a macro holding a quote can
+			// make of "'$q = ...", prints as an unnamed one)
 			return true
 		}
 		if s.Kind == StmtMacro || s.Kind == StmtDelta {
