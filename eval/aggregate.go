@@ -45,22 +45,32 @@ func avgOf(buf []float64, start, stride, m, n int) float64 {
 	return sumOf(buf, start, stride, m, n) / float64(n)
 }
 
-func maxOf(buf []float64, start, stride, m, _ int) float64 {
+// maxOf and minOf take the members the buffer does not hold (m < n) for
+// zeroes, as sumOf does: they are past the end of pmie's buffer (the last
+// host's run of a set over hosts, acrossInstances), where pmie reads the
+// zeroes of its allocation's slack.
+func maxOf(buf []float64, start, stride, m, n int) float64 {
 	a := buf[start]
 	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
 		if v := buf[k]; v > a {
 			a = v
 		}
 	}
+	if m < n {
+		a = max(a, 0)
+	}
 	return a
 }
 
-func minOf(buf []float64, start, stride, m, _ int) float64 {
+func minOf(buf []float64, start, stride, m, n int) float64 {
 	a := buf[start]
 	for k, j := start+stride, 1; j < m; k, j = k+stride, j+1 {
 		if v := buf[k]; v < a {
 			a = v
 		}
+	}
+	if m < n {
+		a = min(a, 0)
 	}
 	return a
 }

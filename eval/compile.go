@@ -21,8 +21,6 @@ type Compiler struct {
 	Scan lang.Scan
 	// Mode restricts what statements may be (pmie's -x and -X).
 	Mode Mode
-
-	lost int // metrics looked up and not found, so far
 }
 
 // Statement compiles one statement, adding any rule to the program.
@@ -81,7 +79,8 @@ func (c *Compiler) at(l lang.Loc) {
 // that makes an expression, an unnamed one uses up an expr_N name, and
 // one without errors takes its name (made lists the names taken), but
 // none is evaluated. An unnamed statement of which pmie built something
-// (d.Anon) uses up an expr_N name if its metrics were found.
+// (d.Anon, decided by what building its constructs made) uses up an
+// expr_N name.
 //
 // late, when not nil, builds the rules pmie completes after the error
 // (d.Late), for their diagnostics: call it once the file's first
@@ -107,13 +106,13 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func(
 	// pmie looked each metric up as it parsed it, and built what it
 	// completed before the error, with its checks: the metrics inside a
 	// construct built are looked up as it is
-	found := true
+	alive := map[lang.Expr]bool{} // whether building each construct and metric made something
 	built := d.Built
 	conds := make([]*Node, len(d.Late)) // of the rules built late
 	builtLate := false                  // some condition was built
 	build := func(x lang.Expr) {
-		n, ok := c.built(x)
-		found = ok && found
+		n := c.built(x)
+		alive[x] = n != nil
 		for i, l := range d.Late {
 			if l.Cond == x && n != nil {
 				conds[i], builtLate = n, true
@@ -128,16 +127,14 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func(
 		}
 		if !inside(m, d.Built) {
 			c.at(m.Loc)
-			lost := c.lost
-			c.metric(m)
-			found = c.lost == lost && found
+			alive[m] = c.metric(m) != nil
 		}
 	}
 	for _, x := range built {
 		build(x)
 	}
 	b.rules = rules
-	if d.Anon && found {
+	if d.Anon.Eval(func(x lang.Expr) bool { return alive[x] }) {
 		b.NextName()
 	}
 	if !builtLate {
@@ -156,13 +153,11 @@ func (c *Compiler) Dropped(d *lang.Dropped) (dup bool, made []string, late func(
 }
 
 // built builds x, a construct of a dropped statement that pmie completed
-// before the statement's error, for its diagnostics alone. It reports
-// whether the metrics in it were found.
-func (c *Compiler) built(x lang.Expr) (*Node, bool) {
+// before the statement's error, for its diagnostics and for what pmie
+// made of it (nil: nothing).
+func (c *Compiler) built(x lang.Expr) *Node {
 	c.at(x.Where())
-	lost := c.lost
-	n := c.expr(x)
-	return n, c.lost == lost
+	return c.expr(x)
 }
 
 // inside reports whether metric m is in one of the constructs xs.
@@ -313,12 +308,7 @@ func (c *Compiler) metric(m *lang.Metric) *Node {
 	if m.Samples != nil {
 		t1, t2 = m.Samples.From, m.Samples.To
 	}
-	errs := c.B.errs
-	x := c.B.Fetch(m.Name, hosts, insts, t1, t2)
-	if x == nil && errs == 0 {
-		c.lost++ // not found (after an error, not looked up)
-	}
-	return x
+	return c.B.Fetch(m.Name, hosts, insts, t1, t2)
 }
 
 func (c *Compiler) unary(e *lang.Unary) *Node {

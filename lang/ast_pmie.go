@@ -239,10 +239,48 @@ type Dropped struct {
 	// registered each (its name is taken, an unnamed one used up an
 	// expr_N) but evaluates none of them.
 	Reduced []*Stmt
-	// Anon says that the statement is unnamed and that pmie built an
-	// expression or a constant of it despite its error (the left operand
-	// of && or || whose right operand failed, a rule's condition whose
-	// action failed), which used up an expr_N name, if the metrics it
-	// looked up were found.
-	Anon bool
+	// Anon, for an unnamed statement, says when pmie built an expression
+	// or a constant of it despite its error (the left operand of && or
+	// || whose right operand failed, a rule's condition whose action
+	// failed, a ruleset's first rule), which uses up an expr_N name: nil
+	// if it never did.
+	Anon *Alive
+}
+
+// Alive says when pmie's parser made something of a piece of a statement
+// rather than nothing (a NULL, which the operators around it pass on as
+// pmie's do): always, when Leaf, a construct it completed before the
+// statement's first syntax error (one of Built, or of Metrics), was made
+// (its metrics found, no error unmaking it), or when all or any of Of
+// were.
+type Alive struct {
+	Op   AliveOp
+	Leaf Expr
+	Of   [2]*Alive
+}
+
+// AliveOp is how an Alive is decided.
+type AliveOp uint8
+
+const (
+	AliveAlways AliveOp = iota
+	AliveLeaf
+	AliveAll
+	AliveAny
+)
+
+// Eval decides a: made reports whether pmie made a leaf. A nil Alive is
+// never made.
+func (a *Alive) Eval(made func(Expr) bool) bool {
+	switch {
+	case a == nil:
+		return false
+	case a.Op == AliveLeaf:
+		return made(a.Leaf)
+	case a.Op == AliveAll:
+		return a.Of[0].Eval(made) && a.Of[1].Eval(made)
+	case a.Op == AliveAny:
+		return a.Of[0].Eval(made) || a.Of[1].Eval(made)
+	}
+	return true
 }

@@ -204,7 +204,7 @@ func (s *pmieSession) statement() *Stmt {
 	switch {
 	case last != nil:
 		s.file.Stmts = append(s.file.Stmts, last)
-	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || len(s.stmt.Built) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon:
+	case s.stmt.Rules > 0 || len(s.stmt.Metrics) > 0 || len(s.stmt.Built) > 0 || s.stmt.Dup != nil || len(early) > 0 || s.stmt.Anon != nil:
 		d := s.stmt
 		if len(c.toks) > 0 {
 			d.Start = c.toks[0].start
@@ -265,7 +265,9 @@ func (s *pmieSession) reduce(name *token, x pv, toks []token) *Stmt {
 		// macro, but no clean text is left to define it from. What it
 		// built (&& or || whose right operand failed, a rule's condition,
 		// even a constant, whose action failed) used up the name.
-		s.stmt.Anon = anon && (x.v == vExpr || x.v == vConst)
+		if anon {
+			s.stmt.Anon = x.alive()
+		}
 		return nil
 	}
 	if x.x == nil {

@@ -113,11 +113,64 @@ func unaryVal(a pval, folds bool) pval {
 }
 
 // pv is a parsed piece: its type, its value and its tree (nil after an
-// error).
+// error). a, for an expression, is when pmie made it (nil: always, unless
+// v is vNull); the parser sets it for the metrics and constructs it
+// completes before the statement's first syntax error (settle), and
+// combines their parts' for those after it.
 type pv struct {
 	t Type
 	v pval
 	x Expr
+	a *Alive
+}
+
+var aliveAlways = &Alive{Op: AliveAlways}
+
+// alive is when pmie made x: never (nil) after an error, always for a
+// constant.
+func (x pv) alive() *Alive {
+	switch {
+	case x.v == vNull:
+		return nil
+	case x.a == nil || x.v == vConst:
+		return aliveAlways
+	}
+	return x.a
+}
+
+// allAlive is made when both a and b are; anyAlive when either is.
+func allAlive(a, b *Alive) *Alive {
+	switch {
+	case a == nil || b == nil:
+		return nil
+	case a.Op == AliveAlways:
+		return b
+	case b.Op == AliveAlways:
+		return a
+	}
+	return &Alive{Op: AliveAll, Of: [2]*Alive{a, b}}
+}
+
+func anyAlive(a, b *Alive) *Alive {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case a.Op == AliveAlways || b.Op == AliveAlways:
+		return aliveAlways
+	}
+	return &Alive{Op: AliveAny, Of: [2]*Alive{a, b}}
+}
+
+// settle makes x, just completed, depend on itself alone if the statement
+// has had no syntax error yet: pmie built it then, and what building it
+// made decides.
+func (c *pmieParser) settle(x pv) pv {
+	if c.s.errs == 0 && x.v == vExpr && x.x != nil {
+		x.a = &Alive{Op: AliveLeaf, Leaf: x.x}
+	}
+	return x
 }
 
 type pmieParser struct {
@@ -306,7 +359,7 @@ func (c *pmieParser) climb(x pv, want Type, prec int) (pv, bool) {
 					c.s.stmt.LateDiag = len(c.s.file.Diags)
 				}
 			}
-			x = pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x)}
+			x = c.settle(pv{t: op.Result, v: binopValue(t.val, x.v, y.v), x: c.binary(t, x.x, y.x), a: binopAlive(t.val, x, y)})
 		}
 	}
 }
@@ -366,6 +419,18 @@ func binopValue(op string, a, b pval) pval {
 	return both(a, b)
 }
 
+// binopAlive is when pmie made a binary operator of x and y, as
+// binopValue decides its value.
+func binopAlive(op string, x, y pv) *Alive {
+	switch op {
+	case "->":
+		return anyAlive(x.alive(), y.alive())
+	case "&", "|", "&&", "||":
+		return x.alive()
+	}
+	return allAlive(x.alive(), y.alive())
+}
+
 // loc is the location of the tokens of the statement from index first to
 // the last one consumed.
 func (c *pmieParser) loc(first int) Loc {
@@ -394,7 +459,7 @@ func (c *pmieParser) unary(want Type, pre *token) (pv, bool) {
 		if ok {
 			x.x = c.prefixNode(p, first, dom, x.x)
 		}
-		return x, ok
+		return c.settle(x), ok
 	}
 	can := func(t Type) bool { return reach(t)&want != 0 }
 	switch {
@@ -410,7 +475,7 @@ func (c *pmieParser) unary(want Type, pre *token) (pv, bool) {
 			if ok {
 				x.x = c.prefixNode(p, first, dom, x.x)
 			}
-			return x, ok
+			return c.settle(x), ok
 		}
 		n, ok := c.number(first)
 		return pv{t: TypeArith, v: vConst, x: n}, ok
@@ -475,7 +540,7 @@ func (c *pmieParser) prefixed(p *Operator) (pv, bool) {
 	case missing:
 		return pv{t: p.Result}, true
 	}
-	return pv{t: p.Result, v: unaryVal(x.v, p.folds), x: x.x}, true
+	return pv{t: p.Result, v: unaryVal(x.v, p.folds), x: x.x, a: x.alive()}, true
 }
 
 // operandOf parses the operand of an operator, of a type in rp.want,
@@ -511,7 +576,7 @@ func (c *pmieParser) match(word string) (pv, bool) {
 		x.x = c.built(&MatchInst{Loc: Loc{Span: Span{Start: c.s.src.Pos(t.start), End: x.x.Where().Span.End}, From: t.from, Last: x.x.Where().Last},
 			Negate: word == "nomatch_inst", Pattern: pat.val, PatternSpan: c.s.src.Span(pat.start, max(pat.end, pat.start)), X: x.x})
 	}
-	return x, ok
+	return c.settle(x), ok
 }
 
 // paren parses a parenthesised expression where want is needed.
@@ -529,7 +594,7 @@ func (c *pmieParser) paren(want Type) (pv, bool) {
 			if x.x != nil {
 				x.x = c.built(&Paren{Loc: c.loc(first), X: x.x})
 			}
-			return x, true
+			return c.settle(x), true
 		}
 		c.fail()
 		if c.out.kind != outPrecede {
@@ -581,7 +646,7 @@ func (c *pmieParser) ruleset() (pv, bool) {
 				}
 			}
 			rs.Loc = c.loc(first)
-			return pv{t: TypeRuleset, v: unaryVal(list, false), x: rs}, true
+			return pv{t: TypeRuleset, v: unaryVal(list.v, false), x: rs, a: list.alive()}, true
 		}
 		if c.out.kind != outPrecede || c.out.rp != rp {
 			return pv{}, false
@@ -593,18 +658,18 @@ func (c *pmieParser) ruleset() (pv, bool) {
 
 // rules parses the rules of a ruleset, from the first (at rp) on, into
 // rs, and returns the value of the list (pmie chains the rules right to
-// left).
-func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
+// left, each else keeping its left operand).
+func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pv, bool) {
 	n := len(c.rps)
 	defer func() { c.rps = c.rps[:n] }()
 	at := rp
-	var vals []pval
+	var vals []pv
 	for {
 		x, ok := c.operandAt(at, TypeRule, 0, nil, start)
 		if !ok {
-			return vNull, false
+			return pv{}, false
 		}
-		vals = append(vals, x.v)
+		vals = append(vals, x)
 		// a rule may be parenthesised; the Paren is dropped so that
 		// every branch is a *Rule
 		if r, ok := Unparen(x.x).(*Rule); ok {
@@ -620,7 +685,7 @@ func (c *pmieParser) rules(rp *rpoint, start *pv, rs *Ruleset) (pval, bool) {
 	}
 	v := vals[len(vals)-1]
 	for i := len(vals) - 2; i >= 0; i-- {
-		v = leftOnly(vals[i], v)
+		v = pv{v: leftOnly(vals[i].v, v.v), a: vals[i].alive()}
 	}
 	return v, true
 }
@@ -665,7 +730,7 @@ func (c *pmieParser) action(word string) (pv, bool) {
 		a.Args = append(a.Args, &String{Loc: c.loc(len(c.toks) - 1), Value: s.val})
 	}
 	a.Loc = c.loc(first)
-	return pv{t: TypeAction, v: vExpr, x: c.built(a)}, true
+	return c.settle(pv{t: TypeAction, v: vExpr, x: c.built(a)}), true
 }
 
 // fetch parses the qualifiers after a metric name, the token at index
@@ -680,7 +745,7 @@ func (c *pmieParser) fetch(first int) (pv, bool) {
 		m.Loc = c.loc(first)
 		// pmie looks the metric up now, whatever becomes of the statement
 		c.s.stmt.Metrics = append(c.s.stmt.Metrics, m)
-		return pv{t: TypeArith, v: vExpr, x: m}, true
+		return c.settle(pv{t: TypeArith, v: vExpr, x: m}), true
 	}
 	for _, q := range []struct {
 		op, what string

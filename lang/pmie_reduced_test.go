@@ -39,28 +39,36 @@ func TestPmieReducedBeforeError(t *testing.T) {
 }
 
 // TestPmieDroppedAnon checks which dropped statements pmie built
-// something of, using up an expr_N name.
+// something of, using up an expr_N name, and whether it still did when
+// building the constructs and metrics it completed before the error made
+// nothing (a metric not found, say): unmade.
 func TestPmieDroppedAnon(t *testing.T) {
 	for _, c := range []struct {
-		text string
-		anon bool
+		text         string
+		anon, unmade bool
 	}{
-		{`a.b > 0 && nomatch_inst "x$" a.b > 0;`, true},
-		{`a.b > 0 || "a$b" == "c";`, false},
-		{`r = a.b > 0 && nomatch_inst "x$" a.b > 0;`, false},
-		{`nomatch_inst "x$" a.b > 0;`, false},
-		{`a.b + > 0;`, false},
-		{`true -> print i;`, true},
-		{`1 > 0 -> print "x" & print i;`, true},
-		{`x = true -> print i;`, false},
+		{`a.b > 0 && nomatch_inst "x$" a.b > 0;`, true, false},
+		{`a.b > 0 || "a$b" == "c";`, false, false},
+		{`r = a.b > 0 && nomatch_inst "x$" a.b > 0;`, false, false},
+		{`nomatch_inst "x$" a.b > 0;`, false, false},
+		{`a.b + > 0;`, false, false},
+		{`true -> print i;`, true, true},
+		{`1 > 0 -> print "x" & print i;`, true, true},
+		{`x = true -> print i;`, false, false},
+		// a ruleset is its first rule, built whole before the error
+		{`ruleset a.b > 0 -> print "a" else c.d > 0 -> print sec "b";`, true, false},
+		// the condition of a rule whose action failed
+		{`a.b > 0 -> shell sum_inst "x";`, true, false},
+		{`(a.b / c.d) < 10 -> shell sum_inst "x";`, true, false},
 	} {
 		f := ParsePmie("t.pmie", c.text)
-		anon := false
+		anon, unmade := false, false
 		for _, d := range f.Dropped {
-			anon = anon || d.Anon
+			anon = anon || d.Anon != nil
+			unmade = unmade || d.Anon.Eval(func(Expr) bool { return false })
 		}
-		if anon != c.anon || len(f.Stmts) != 0 {
-			t.Errorf("%s: anon %v with %d kept, want %v with none", c.text, anon, len(f.Stmts), c.anon)
+		if anon != c.anon || unmade != c.unmade || len(f.Stmts) != 0 {
+			t.Errorf("%s: anon %v (%v unmade) with %d kept, want %v (%v) with none", c.text, anon, unmade, len(f.Stmts), c.anon, c.unmade)
 		}
 	}
 }
