@@ -402,25 +402,17 @@ func (e *Engine) lost(h *hostFetch, err error) {
 		h.ctx.Close()
 		h.ctx = nil
 	}
+	// the rules reading from the pmcd, in every task, and those of h's
+	// metrics of other connections (hostKey)
+	owns := h.owns()
 	for _, t := range e.tasks {
 		for _, r := range t.rules {
-			if usesHost(r, h.key) {
+			if slices.ContainsFunc(r.Metrics, func(m *eval.Metric) bool { return m.Conn == h.conn || owns[m] }) {
 				r.Invalidate()
 			}
 		}
 	}
 	e.reconnect(h)
-}
-
-// usesHost reports whether rule r reads metrics from the host of key
-// (hostKey).
-func usesHost(r *eval.Rule, key string) bool {
-	for _, m := range r.Metrics {
-		if hostKey(m) == key {
-			return true
-		}
-	}
-	return false
 }
 
 // hostName is the name the host of h reports, or its connection.

@@ -49,11 +49,11 @@ func (h *hostFetch) profile() {
 	h.profDirty = false
 	h.limits, h.prof = nil, nil
 	if pmapi.KeepsProfile(h.ctx) {
-		findProfile(h.task.rules, h.key, ctxProfile{h.ctx})
+		findProfile(h.task.rules, h.owns(), ctxProfile{h.ctx})
 		return
 	}
 	prof := &pmapi.Profile{}
-	findProfile(h.task.rules, h.key, prof)
+	findProfile(h.task.rules, h.owns(), prof)
 	for _, m := range h.metrics {
 		in := m.Desc.InDom
 		if all, ok := prof.Uniform(in); m.Ready() && !(ok && all) {
@@ -82,15 +82,15 @@ func (p ctxProfile) Add(indom pmapi.InDom, insts []int32) { pmapi.AddProfile(p.c
 func (p ctxProfile) Del(indom pmapi.InDom, insts []int32) { pmapi.DelProfile(p.ctx, indom, insts...) }
 
 // findProfile makes on p, from a profile of every instance, the calls
-// pmie makes (findProfile) as it adds the metrics of rules on the host
-// of key (hostKey) to its fetch, in order.
-func findProfile(rules []*eval.Rule, key string, p profiler) {
+// pmie makes (findProfile) as it adds the metrics of rules that a fetch
+// owns to it, in order.
+func findProfile(rules []*eval.Rule, owns map[*eval.Metric]bool, p profiler) {
 	p.Add(pmapi.InDomNull, nil)
 	all := map[pmapi.InDom]bool{} // pmie has asked for every instance
 	for _, r := range rules {
 		for _, m := range r.Metrics {
 			in := m.Desc.InDom
-			if hostKey(m) != key || !m.Ready() || all[in] {
+			if !owns[m] || !m.Ready() || all[in] {
 				continue
 			}
 			if ids, named := m.Named(); named {

@@ -76,7 +76,7 @@ func TestProfile(t *testing.T) {
 		if !pmapi.KeepsProfile(r) {
 			t.Fatal("an archive context keeps no profile")
 		}
-		findProfile(rules, hostKey(rules[0].Metrics[0]), ctxProfile{r})
+		findProfile(rules, metricsOf(rules), ctxProfile{r})
 		got := strings.Join(r.calls, "; ")
 		got = strings.ReplaceAll(got, d.InDom.String(), "D")
 		got = strings.ReplaceAll(got, pmapi.InDomNull.String(), "N")
@@ -88,7 +88,7 @@ func TestProfile(t *testing.T) {
 
 	// without a profile of its own, the values pmie's would leave out go
 	rules := build([]string{"disk.dev.read_bytes", "sdc"}, []string{"mem.util.free"}, []string{"disk.dev.read", "sda"})
-	h := &hostFetch{key: hostKey(rules[0].Metrics[0]), conn: name, task: &task{rules: rules}, profDirty: true, ctx: plainContext{meta}}
+	h := &hostFetch{conn: name, task: &task{rules: rules}, profDirty: true, ctx: plainContext{meta}}
 	for _, r := range rules {
 		h.metrics = append(h.metrics, r.Metrics...)
 	}
@@ -109,3 +109,14 @@ func TestProfile(t *testing.T) {
 
 // plainContext is a context with no instance profile of its own.
 type plainContext struct{ pmapi.Context }
+
+// metricsOf is the set of the rules' metrics.
+func metricsOf(rules []*eval.Rule) map[*eval.Metric]bool {
+	set := map[*eval.Metric]bool{}
+	for _, r := range rules {
+		for _, m := range r.Metrics {
+			set[m] = true
+		}
+	}
+	return set
+}

@@ -67,11 +67,13 @@ func hostKey(m *eval.Metric) string {
 	return m.Conn
 }
 
-// hostFor finds or adds the fetch for m's host.
+// hostFor finds or adds the fetch for m's host: the fetch of its name
+// (hostKey), or of its connection (the name of a host that could not be
+// reached when the fetch was made, known now: a rule a reload adds).
 func (t *task) hostFor(m *eval.Metric) *hostFetch {
 	key := hostKey(m)
 	for _, h := range t.hosts {
-		if h.key == key {
+		if h.key == key || h.conn == m.Conn {
 			return h
 		}
 	}
@@ -98,6 +100,15 @@ func (t *task) add(r *eval.Rule, st *RuleStats) {
 			h.waiting = append(h.waiting, m)
 		}
 	}
+}
+
+// owns is the set of h's metrics.
+func (h *hostFetch) owns() map[*eval.Metric]bool {
+	set := make(map[*eval.Metric]bool, len(h.metrics))
+	for _, m := range h.metrics {
+		set[m] = true
+	}
+	return set
 }
 
 // addID adds a metric to the fetch list unless it is there already.
