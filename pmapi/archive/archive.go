@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,19 +72,14 @@ func archiveFiles(dir, base string) ([]string, error) {
 		return nil, err
 	}
 	defer d.Close()
+	names, err := namesWithPrefix(d, base+".")
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for {
-		names, err := d.Readdirnames(256)
-		for _, n := range names {
-			if b, suf := baseName(n); b == base && suf != "" {
-				out = append(out, n)
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
+	for _, n := range names {
+		if b, suf := baseName(n); b == base && suf != "" {
+			out = append(out, n)
 		}
 	}
 	slices.Sort(out)
