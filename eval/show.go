@@ -83,13 +83,18 @@ func (x *Node) appendTruths(b []byte, i int) []byte {
 }
 
 // appendStrings formats string i of every sample of a string-valued
-// metric, quoted.
+// metric, quoted, or "?" for a sample not there, as pmie prints a value
+// not known.
 func (x *Node) appendStrings(b []byte, i int) []byte {
 	for k := 0; k < x.nsmpls; k++ {
 		if k > 0 {
 			b = append(b, ' ')
 		}
-		s, _ := x.strAt(i, k)
+		s, ok := x.strAt(i, k)
+		if !ok || x.valid <= k {
+			b = append(b, '?')
+			continue
+		}
 		b = append(b, '"')
 		b = append(b, s...)
 		b = append(b, '"')
