@@ -163,13 +163,15 @@ func (x *Context) InDom(indom pmapi.InDom) ([]pmapi.Instance, error) {
 	return x.instances(pdu.InstanceQuery{InDom: indom, Inst: pmapi.InNull})
 }
 
-// LookupInDom is pmLookupInDom: the number of the instance called name.
+// LookupInDom is pmLookupInDom: the number of the instance called name,
+// the first the PMDA answers with, as libpcp takes it (an empty name asks
+// for every instance, so it is the first of the domain).
 func (x *Context) LookupInDom(indom pmapi.InDom, name string) (int32, error) {
 	insts, err := x.instances(pdu.InstanceQuery{InDom: indom, Inst: pmapi.InNull, Name: name})
 	if err != nil {
 		return pmapi.InNull, err
 	}
-	if len(insts) != 1 {
+	if len(insts) == 0 {
 		return pmapi.InNull, pmapi.ErrInst
 	}
 	return insts[0].ID, nil
