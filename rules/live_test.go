@@ -539,3 +539,40 @@ func TestPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestSetWithMissingMetric checks that a set over hosts that all answer,
+// one of which has not the metric, is unknown, as in pmie: that host is
+// not down (whose values alone would be missing), its metric has none.
+func TestSetWithMissingMetric(t *testing.T) {
+	has := pmcdtest.Start(t, pmcdtest.Sample("has"))
+	lacks := pmcdtest.Start(t, pmcdtest.Sample("lacks"))
+	never := false
+	rt := &eval.Runtime{Clock: eval.NewClock()}
+	dial := dialSource(t)
+	env := &eval.Env{DefaultConn: has.Spec(), Runtime: rt, Source: func(conn string) (eval.Source, error) {
+		s, err := dial(conn)
+		if err != nil || conn != lacks.Spec() {
+			return s, err
+		}
+		return hidingSource{s.(ctxSource), "hinv.ncpu", &never}, nil
+	}}
+	var diags []string
+	b := &eval.Builder{Env: env, Report: func(d *lang.Diagnostic) { diags = append(diags, d.Msg) }}
+	prog := &eval.Program{}
+	b.Begin()
+	b.Statement(prog, "ncpu", b.Fetch("hinv.ncpu", []string{has.Spec(), lacks.Spec()}, nil, 0, 0), 10)
+	if len(prog.Rules) != 1 {
+		t.Fatalf("rule not accepted: %v", diags)
+	}
+	clock := &fakeClock{now: time.Unix(1700000000, 0), pause: 30 * time.Millisecond}
+	out := &stampedWriter{}
+	e := New(liveConfig(clock, out, 3), b, prog)
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, cycle := range strings.Split(strings.TrimSpace(out.String()), "\n\n") {
+		if !strings.Contains(cycle, "ncpu: ?") {
+			t.Errorf("a cycle has values:\n%s", cycle)
+		}
+	}
+}

@@ -150,7 +150,10 @@ func (h *hostFetch) distribute() {
 func (h *hostFetch) deliver(r *pmapi.Result, cols []eval.Columns) {
 	for _, m := range h.metrics {
 		m.Drop()
-		m.SetDown(h.live != nil && (h.err != nil || h.down))
+		// a host answering but with no metric to fetch yet (none found
+		// in its namespace) is not down: its metrics have no values, and
+		// a set over hosts with one of them is unknown, as in pmie
+		m.SetDown(h.live != nil && (h.down || h.err != nil && (len(h.ids) > 0 || h.ctx == nil)))
 	}
 	if h.err != nil || h.down {
 		return
