@@ -183,7 +183,13 @@ func decide(decisive Truth, buf []Truth, start, stride, m int) Truth {
 	return buf[start]
 }
 
-func allOf(buf []Truth, start, stride, m, _ int, _ float64) Truth {
+// allOf takes the members the buffer does not hold (m < n) for false, as
+// the zeroes pmie reads past the end of its buffer are (see maxOf): being
+// last, they decide. someOf, pcntOf and countOf are the same either way.
+func allOf(buf []Truth, start, stride, m, n int, _ float64) Truth {
+	if m < n {
+		return False
+	}
 	return decide(False, buf, start, stride, m)
 }
 

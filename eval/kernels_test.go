@@ -333,3 +333,30 @@ func TestFillAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestShortRuns checks the reductions of a run the buffer holds only part
+// of (pmie reads zeroes past the end of its buffer): the members not
+// there are false for all_, which they then decide, and 0 for max_ and
+// min_, as for sum_.
+func TestShortRuns(t *testing.T) {
+	truths := []Truth{Unknown, True}
+	if got := allOf(truths, 0, 1, 2, 3, 0); got != False {
+		t.Errorf("all_ of unknown, true and one not there: %v, want false", got)
+	}
+	if got := allOf(truths, 0, 1, 2, 2, 0); got != Unknown {
+		t.Errorf("all_ of unknown, true: %v, want unknown", got)
+	}
+	if got := someOf(truths[:1], 0, 1, 1, 2, 0); got != Unknown {
+		t.Errorf("some_ of unknown and one not there: %v, want unknown", got)
+	}
+	nums := []float64{-3, -5}
+	if got := maxOf(nums, 0, 1, 2, 3); got != 0 {
+		t.Errorf("max_ of -3, -5 and one not there: %v, want 0", got)
+	}
+	if got := minOf([]float64{3, 5}, 0, 1, 2, 3); got != 0 {
+		t.Errorf("min_ of 3, 5 and one not there: %v, want 0", got)
+	}
+	if got := maxOf(nums, 0, 1, 2, 2); got != -3 {
+		t.Errorf("max_ of -3, -5: %v", got)
+	}
+}
