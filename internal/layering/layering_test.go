@@ -47,7 +47,7 @@ var table = map[string]layer{
 	"pmapi/fetchgroup": {imports: []string{"pmapi"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
 	"internal/pdu":     {imports: []string{"pmapi"}},
 	// the engine: given contexts, it opens no source itself
-	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd"}},
+	"derive":  {imports: []string{"lang", "pmapi", "internal/posixre", "internal/pcpconf"}, tests: []string{"pmapi/archive", "pmapi/pmcd", "internal/pmcdtest"}},
 	"eval":    {imports: []string{"lang", "pmapi", "internal/posixre"}},
 	"actions": {},
 	// the stomp action's client, and the broker stand-in its tests use
