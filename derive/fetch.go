@@ -214,35 +214,14 @@ func (c *Context) instName(indom pmapi.InDom, inst int32) (string, bool) {
 	return "", false
 }
 
-// instID implements instances: pmLookupInDom. A context that answers it
-// itself, pmcd's, asks its PMDA (which decides what a name matches:
-// PCP's sample PMDA takes an empty name for its first instance); others
-// are searched as libpcp searches archives, for the whole name, else an
-// instance whose name's first word starts name, as of the context's
-// current time (libpcp does not move it to the fetch's for [inst]).
+// instID implements instances: pmLookupInDom (pmapi.LookupInDom: pmcd's
+// PMDA decides, others are searched as libpcp searches archives), as of
+// the context's current time (libpcp does not move it to the fetch's for
+// [inst]).
 func (c *Context) instID(indom pmapi.InDom, name string) (int32, bool) {
 	if indom == pmapi.InDomNull {
 		return pmapi.InNull, false
 	}
-	if l, ok := c.inner.(interface {
-		LookupInDom(pmapi.InDom, string) (int32, error)
-	}); ok {
-		id, err := l.LookupInDom(indom, name)
-		return id, err == nil
-	}
-	insts, err := c.inner.InDom(indom)
-	if err != nil {
-		return pmapi.InNull, false
-	}
-	for _, in := range insts {
-		if in.Name == name {
-			return in.ID, true
-		}
-	}
-	for _, in := range insts {
-		if w := firstWord(in.Name); len(w) < len(in.Name) && len(name) >= len(w) && name[:len(w)] == w {
-			return in.ID, true
-		}
-	}
-	return pmapi.InNull, false
+	id, err := pmapi.LookupInDom(c.inner, indom, name)
+	return id, err == nil
 }

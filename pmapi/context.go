@@ -1,6 +1,9 @@
 package pmapi
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Context is one source of metrics, as a PMAPI context is: its namespace,
 // metadata and values. Archives (pmapi/archive), pmcd (pmapi/pmcd), the
@@ -113,6 +116,37 @@ func InDomAt(ctx Context, indom InDom, t Time) ([]Instance, error) {
 		return a.InDomAt(indom, t)
 	}
 	return ctx.InDom(indom)
+}
+
+// LookupInDom is pmLookupInDom: the instance of indom called name. A
+// context that answers it itself (pmcd's asks the PMDA, which decides
+// what a name matches) does; others are searched as libpcp searches an
+// archive's instance domain: a whole name first, then an instance whose
+// name up to its first space is a prefix of name.
+func LookupInDom(ctx Context, indom InDom, name string) (int32, error) {
+	if l, ok := ctx.(interface {
+		LookupInDom(InDom, string) (int32, error)
+	}); ok {
+		return l.LookupInDom(indom, name)
+	}
+	insts, err := ctx.InDom(indom)
+	if err != nil {
+		return InNull, err
+	}
+	for _, in := range insts {
+		if in.Name == name {
+			return in.ID, nil
+		}
+	}
+	for _, in := range insts {
+		if word, _, ok := strings.Cut(in.Name, " "); ok && strings.HasPrefix(name, word) {
+			return in.ID, nil
+		}
+	}
+	if ctx.Source().Kind == SourceArchive {
+		return InNull, ErrInstLog
+	}
+	return InNull, ErrInst
 }
 
 // TextKind selects help text (PM_TEXT_*).

@@ -19,7 +19,7 @@ func namesWithPrefix(d *os.File, prefix string) ([]string, error) {
 	}
 	var out []string
 	var rerr error
-	buf := make([]byte, 32<<10)
+	buf, want := make([]byte, 32<<10), []byte(prefix)
 	err = rc.Read(func(fd uintptr) bool {
 		for {
 			n, err := syscall.ReadDirent(int(fd), buf)
@@ -44,7 +44,7 @@ func namesWithPrefix(d *os.File, prefix string) ([]string, error) {
 				if i := bytes.IndexByte(name, 0); i >= 0 {
 					name = name[:i]
 				}
-				if bytes.HasPrefix(name, []byte(prefix)) && string(name) != "." && string(name) != ".." {
+				if bytes.HasPrefix(name, want) && string(name) != "." && string(name) != ".." {
 					out = append(out, string(name))
 				}
 				b = b[size:]

@@ -1,17 +1,10 @@
 package fetchgroup
 
 import (
-	"strings"
-
 	"github.com/gopcp/pmie/pmapi"
 )
 
 type (
-	// instLookuper is pmLookupInDom where the context answers it itself
-	// (pmcd asks the PMDA).
-	instLookuper interface {
-		LookupInDom(indom pmapi.InDom, name string) (int32, error)
-	}
 	// nower tells an archive context's current time.
 	nower interface {
 		Now() pmapi.Time
@@ -29,34 +22,6 @@ func addProfile(ctx pmapi.Context, indom pmapi.InDom, insts ...int32) error {
 // no use to anyone, as in libpcp.
 func delProfile(ctx pmapi.Context, indom pmapi.InDom) {
 	_, _ = pmapi.DelProfile(ctx, indom)
-}
-
-// lookupInst is pmLookupInDom: the instance of indom called name. Where
-// the context cannot answer itself, it searches the instance domain as
-// libpcp searches an archive's: a whole name first, then an instance
-// whose name up to its first space is a prefix of name.
-func lookupInst(ctx pmapi.Context, indom pmapi.InDom, name string) (int32, error) {
-	if l, ok := ctx.(instLookuper); ok {
-		return l.LookupInDom(indom, name)
-	}
-	insts, err := ctx.InDom(indom)
-	if err != nil {
-		return pmapi.InNull, err
-	}
-	for _, in := range insts {
-		if in.Name == name {
-			return in.ID, nil
-		}
-	}
-	for _, in := range insts {
-		if word, _, ok := strings.Cut(in.Name, " "); ok && strings.HasPrefix(name, word) {
-			return in.ID, nil
-		}
-	}
-	if ctx.Source().Kind == pmapi.SourceArchive {
-		return pmapi.InNull, pmapi.ErrInstLog
-	}
-	return pmapi.InNull, pmapi.ErrInst
 }
 
 // metric is what Extend* learn of a metric by name.
@@ -93,7 +58,7 @@ func (g *Group) lookupItem(name, instance string) (metric, error) {
 	if m.desc.InDom == pmapi.InDomNull {
 		return m, nil
 	}
-	if m.inst, err = lookupInst(g.ctx, m.desc.InDom, instance); err != nil {
+	if m.inst, err = pmapi.LookupInDom(g.ctx, m.desc.InDom, instance); err != nil {
 		return m, code(err)
 	}
 	return m, code(addProfile(g.ctx, m.desc.InDom, m.inst))
